@@ -1,0 +1,62 @@
+package dev.hookfan.events;
+
+import dev.hookfan.events.HandlersFailedException.HandlerFailure;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import org.jboss.logging.Logger;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Runs every handler that takes an event, one after another: Hibernate Reactive keeps one session per
+ * Vert.x context, so handlers must not run concurrently. One failure does not stop the others.
+ */
+@ApplicationScoped
+public class IntegrationEventDispatcher {
+
+    private static final Logger LOG = Logger.getLogger(IntegrationEventDispatcher.class);
+
+    private final List<IntegrationEventHandler> handlers;
+    private final IntegrationEventContext context;
+    private final MeterRegistry metrics;
+
+    IntegrationEventDispatcher(Instance<IntegrationEventHandler> handlers, IntegrationEventContext context,
+                               MeterRegistry metrics) {
+        this.handlers = handlers.stream().toList();
+        this.context = context;
+        this.metrics = metrics;
+    }
+
+    /** Completes with the number of handlers that ran, or fails with {@link HandlersFailedException}. */
+    public Uni<Integer> dispatch(IntegrationEvent event) {
+        List<IntegrationEventHandler> takers = handlers.stream().filter(handler -> handler.takes(event.type())).toList();
+        if (takers.isEmpty()) {
+            metrics.counter("hookfan.events.unhandled", "type", event.type()).increment();
+            return Uni.createFrom().item(0);
+        }
+        List<HandlerFailure> failures = new CopyOnWriteArrayList<>();
+        return Multi.createFrom().iterable(takers)
+                .onItem().transformToUniAndConcatenate(handler -> run(handler, event, failures))
+                .collect().last()
+                .onItem().transformToUni(ignored -> failures.isEmpty()
+                        ? Uni.createFrom().item(takers.size())
+                        : Uni.createFrom().failure(new HandlersFailedException(event.type(),
+                                context.messageId().orElse("(none)"), failures)));
+    }
+
+    private Uni<Boolean> run(IntegrationEventHandler handler, IntegrationEvent event, List<HandlerFailure> failures) {
+        return Uni.createFrom().deferred(() -> handler.handle(event))
+                .replaceWith(Boolean.TRUE)
+                .onFailure().recoverWithItem(failure -> {
+                    LOG.warnf("Handler %s failed for event %s (message %s): %s", handler.name(), event.type(),
+                            context.messageId().orElse("(none)"), failure.toString());
+                    metrics.counter("hookfan.handler.failures", "handler", handler.name()).increment();
+                    failures.add(new HandlerFailure(handler.name(), failure));
+                    return Boolean.FALSE;
+                });
+    }
+}

@@ -1,0 +1,134 @@
+package dev.hookfan.messaging;
+
+import com.rabbitmq.client.Address;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.core.Context;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.rabbitmq.RabbitMQClient;
+import io.vertx.rabbitmq.RabbitMQOptions;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Declares the queues the connector does not: one retry tier per distinct pause (TTL, then dead-lettered
+ * back to the work queue), the DLQ and the deliveries queue. Uses the connector's own connection settings,
+ * so another vhost or cluster works end to end.
+ */
+@ApplicationScoped
+public class BrokerTopology {
+
+    private static final Logger LOG = Logger.getLogger(BrokerTopology.class);
+
+    private final MessagingConfig config;
+    private final RetrySchedule schedule;
+    private final Vertx vertx;
+    private final RabbitMQOptions options;
+    private final CompletableFuture<Void> declared = new CompletableFuture<>();
+
+    BrokerTopology(MessagingConfig config, Vertx vertx,
+                   @ConfigProperty(name = "rabbitmq-host", defaultValue = "localhost") String host,
+                   @ConfigProperty(name = "rabbitmq-port", defaultValue = "5672") int port,
+                   @ConfigProperty(name = "rabbitmq-addresses") Optional<String> addresses,
+                   @ConfigProperty(name = "rabbitmq-username", defaultValue = "guest") String username,
+                   @ConfigProperty(name = "rabbitmq-password", defaultValue = "guest") String password,
+                   @ConfigProperty(name = "rabbitmq-virtual-host", defaultValue = "/") String virtualHost,
+                   @ConfigProperty(name = "rabbitmq-ssl", defaultValue = "false") boolean ssl,
+                   @ConfigProperty(name = "rabbitmq-trust-all", defaultValue = "false") boolean trustAll) {
+        this.config = config;
+        this.schedule = RetrySchedule.of(config.retry());
+        this.vertx = vertx;
+        List<Address> brokers = addresses.map(list -> Arrays.asList(Address.parseAddresses(list)))
+                .orElseGet(() -> List.of(new Address(host, port)));
+        this.options = new RabbitMQOptions()
+                .setConnectionName("hookfan (topology)")
+                .setAddresses(brokers)
+                .setUser(username)
+                .setPassword(password)
+                .setVirtualHost(virtualHost)
+                .setSsl(ssl)
+                .setTrustAll(trustAll)
+                .setReconnectAttempts(0);
+    }
+
+    void declareAtStartup(@Observes StartupEvent event) {
+        declare()
+                .onFailure().invoke(failure -> LOG.warnf("Broker topology not declared yet, retrying: %s", failure.toString()))
+                .onFailure().retry().withBackOff(Duration.ofMillis(500), Duration.ofSeconds(10)).indefinitely()
+                .subscribe().with(ignored -> declared.complete(null), declared::completeExceptionally);
+    }
+
+    /** Completes on the caller's Vert.x context once the tiers exist, so no copy is ever routed to nowhere. */
+    public Uni<Void> ready() {
+        if (declared.isDone() && !declared.isCompletedExceptionally()) {
+            return Uni.createFrom().voidItem();
+        }
+        Uni<Void> waiting = Uni.createFrom().completionStage(declared);
+        Context caller = Vertx.currentContext();
+        return caller == null ? waiting : waiting.emitOn(caller::runOnContext);
+    }
+
+    public boolean isDeclared() {
+        return declared.isDone() && !declared.isCompletedExceptionally();
+    }
+
+    public String tierQueue(Duration pause) {
+        return config.queue() + ".retry." + pause.toMillis() + "ms";
+    }
+
+    public String deadLetterQueue() {
+        return config.deadLetterQueue();
+    }
+
+    public RetrySchedule schedule() {
+        return schedule;
+    }
+
+    private Uni<Void> declare() {
+        return Uni.createFrom().deferred(() -> {
+            RabbitMQClient client = RabbitMQClient.create(vertx, options);
+            return client.start()
+                    .chain(() -> declareQueues(client))
+                    .eventually(client::stop);
+        });
+    }
+
+    private Uni<Void> declareQueues(RabbitMQClient client) {
+        Uni<Void> tiers = Multi.createFrom().iterable(schedule.distinctPauses())
+                .onItem().transformToUniAndConcatenate(pause -> client
+                        .queueDeclare(tierQueue(pause), true, false, false, tierArguments(pause)))
+                .collect().last().replaceWithVoid();
+        return tiers
+                .chain(() -> client.queueDeclare(config.deadLetterQueue(), true, false, false, queueTypeArguments()))
+                .chain(() -> client.queueDeclare(config.deliveriesQueue(), true, false, false, queueTypeArguments()))
+                .invoke(() -> LOG.infof("Broker topology ready: tiers %s, DLQ %s, deliveries %s",
+                        schedule.distinctPauses(), config.deadLetterQueue(), config.deliveriesQueue()))
+                .replaceWithVoid();
+    }
+
+    private JsonObject tierArguments(Duration pause) {
+        JsonObject arguments = queueTypeArguments()
+                .put("x-message-ttl", pause.toMillis())
+                .put("x-dead-letter-exchange", "")
+                .put("x-dead-letter-routing-key", config.queue());
+        if (config.queueType() == MessagingConfig.QueueType.quorum) {
+            // Quorum queues dead-letter at most once unless told otherwise; a retry must not vanish.
+            arguments.put("x-dead-letter-strategy", "at-least-once").put("x-overflow", "reject-publish");
+        }
+        return arguments;
+    }
+
+    private JsonObject queueTypeArguments() {
+        return new JsonObject().put("x-queue-type", config.queueType().name());
+    }
+}

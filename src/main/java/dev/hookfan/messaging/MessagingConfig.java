@@ -1,0 +1,69 @@
+package dev.hookfan.messaging;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+import java.util.List;
+
+/** Names and limits of Hookfan's own broker topology. */
+@ConfigMapping(prefix = "hookfan.messaging")
+public interface MessagingConfig {
+
+    /** Topic exchange the publishers send integration events to. */
+    @WithDefault("integration-events")
+    String exchange();
+
+    /** Hookfan's work queue. */
+    @WithDefault("hookfan.integration-events")
+    String queue();
+
+    /** quorum or classic; applies to every queue Hookfan declares. */
+    @WithDefault("quorum")
+    QueueType queueType();
+
+    /** Binding keys of the work queue on the exchange. */
+    @WithDefault("#")
+    List<String> bindingKeys();
+
+    @WithDefault("hookfan.integration-events.dlq")
+    String deadLetterQueue();
+
+    /** Queue of webhook.delivery_requested messages, consumed by the sender. */
+    @WithDefault("hookfan.deliveries")
+    String deliveriesQueue();
+
+    /** Unacknowledged messages per consumer. */
+    @WithDefault("64")
+    int prefetch();
+
+    /** Consumers on the work queue (each handles one message at a time). */
+    @WithDefault("4")
+    int concurrency();
+
+    /** Larger messages go to the DLQ without running any handler. */
+    @WithDefault("1M")
+    MemorySize maxMessageSize();
+
+    Retry retry();
+
+    interface Retry {
+        /** Retries after the first attempt; a message is handled at most limit + 1 times. */
+        @WithDefault("5")
+        int limit();
+
+        @WithDefault("1S")
+        Duration minInterval();
+
+        @WithDefault("5S")
+        Duration intervalDelta();
+
+        @WithDefault("1M")
+        Duration maxInterval();
+    }
+
+    enum QueueType {
+        quorum, classic
+    }
+}

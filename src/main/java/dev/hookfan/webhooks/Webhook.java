@@ -1,0 +1,57 @@
+package dev.hookfan.webhooks;
+
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+
+/** An organization's subscription of one URL to event types. */
+@Entity
+@Table(name = "webhook")
+public class Webhook extends PanacheEntityBase {
+
+    public static final String ALL_TYPES = "*";
+
+    @Id
+    public String id;
+    @Column(name = "organization_id")
+    public String organizationId;
+    public String url;
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(name = "event_types", columnDefinition = "text[]")
+    public String[] eventTypes;
+    public String description;
+    public boolean enabled;
+    @Column(name = "disabled_reason")
+    public String disabledReason;
+    @Column(name = "failing_since")
+    public Instant failingSince;
+    @Column(name = "created_at")
+    public Instant createdAt;
+    @Column(name = "updated_at")
+    public Instant updatedAt;
+
+    public List<String> eventTypeList() {
+        return Arrays.asList(eventTypes);
+    }
+
+    void apply(WebhookSpec spec, Instant now) {
+        url = spec.url();
+        eventTypes = spec.eventTypes().toArray(String[]::new);
+        description = spec.description();
+        if (spec.enabled() && !enabled) {
+            // Re-enabled by a person: forget why the service had turned it off.
+            disabledReason = null;
+            failingSince = null;
+        }
+        enabled = spec.enabled();
+        updatedAt = now;
+    }
+}

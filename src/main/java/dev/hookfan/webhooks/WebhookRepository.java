@@ -1,0 +1,65 @@
+package dev.hookfan.webhooks;
+
+import dev.hookfan.api.Cursor;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.util.List;
+
+@ApplicationScoped
+public class WebhookRepository implements PanacheRepositoryBase<Webhook, String> {
+
+    /** Null when the webhook does not exist or belongs to another organization. */
+    public Uni<Webhook> findOwned(String organizationId, String id) {
+        return find("id = ?1 and organizationId = ?2", id, organizationId).firstResult();
+    }
+
+    public Uni<List<Webhook>> page(String organizationId, Cursor after, int limit) {
+        var query = after == null
+                ? find("organizationId = ?1 order by createdAt, id", organizationId)
+                : find("organizationId = ?1 and (createdAt > ?2 or (createdAt = ?2 and id > ?3)) order by createdAt, id",
+                organizationId, after.createdAt(), after.id());
+        return query.page(0, limit + 1).list();
+    }
+
+    public Uni<Long> countOf(String organizationId) {
+        return count("organizationId", organizationId);
+    }
+
+    /** Serialises webhook creation per organization for the rest of the transaction, so the limit holds. */
+    public Uni<Void> lockOrganization(String organizationId) {
+        return Panache.getSession().chain(session -> session
+                .createNativeQuery("select 1 from pg_advisory_xact_lock(hashtext(?1))")
+                .setParameter(1, "webhook-limit:" + organizationId)
+                .getSingleResult()
+                .replaceWithVoid());
+    }
+
+    /** The fan-out lookup: the organization's enabled webhooks subscribed to the type or to every type. */
+    public Uni<List<Webhook>> findSubscribed(String organizationId, String eventType) {
+        return Panache.getSession().chain(session -> session
+                .createNativeQuery("select * from webhook where organization_id = ?1 and enabled"
+                        + " and (?2 = any(event_types) or '*' = any(event_types)) order by created_at, id", Webhook.class)
+                .setParameter(1, organizationId)
+                .setParameter(2, eventType)
+                .getResultList());
+    }
+
+    public Uni<WebhookSecret> currentSecret(String webhookId) {
+        return WebhookSecret.<WebhookSecret>find("webhookId = ?1 and expiresAt is null order by createdAt desc", webhookId)
+                .firstResult();
+    }
+
+    /** Secrets that may still sign at the given instant, newest first. */
+    public Uni<List<WebhookSecret>> signingSecrets(String webhookId, Instant at) {
+        return WebhookSecret.<WebhookSecret>find(
+                "webhookId = ?1 and (expiresAt is null or expiresAt > ?2) order by createdAt desc", webhookId, at).list();
+    }
+
+    public Uni<Long> deleteExpiredSecrets(String webhookId, Instant at) {
+        return WebhookSecret.delete("webhookId = ?1 and expiresAt <= ?2", webhookId, at);
+    }
+}

@@ -1,0 +1,202 @@
+package dev.hookfan.webhooks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookfan.api.ApiException;
+import dev.hookfan.api.Cursor;
+import dev.hookfan.api.OrganizationIds;
+import dev.hookfan.api.Page;
+import dev.hookfan.api.Problem;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.core.Context;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+@Path("/organizations/{organizationId}/webhooks")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Webhooks", description = "Subscriptions of an organization's URLs to event types")
+@APIResponse(responseCode = "400", description = "Invalid input; the problem names each field",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+@APIResponse(responseCode = "404", description = "No such webhook in this organization",
+        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+public class WebhookResource {
+
+    static final Pattern WEBHOOK_ID = Pattern.compile("[0-9a-f]{32}");
+    private static final String MERGE_PATCH = "application/merge-patch+json";
+
+    private final WebhookRepository webhooks;
+    private final WebhookLimits limits;
+    private final WebhooksConfig config;
+
+    WebhookResource(WebhookRepository webhooks, WebhookLimits limits, WebhooksConfig config) {
+        this.webhooks = webhooks;
+        this.limits = limits;
+        this.config = config;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @WithTransaction
+    @Operation(summary = "Subscribe a URL; the response carries the signing secret")
+    @APIResponse(responseCode = "201", description = "Created, with its secret",
+            content = @Content(schema = @Schema(implementation = WebhookView.class)))
+    @APIResponse(responseCode = "409", description = "The organization has reached its webhook limit",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Uni<Response> create(@PathParam("organizationId") String organizationId, JsonNode body, @Context UriInfo uri) {
+        OrganizationIds.require(organizationId);
+        WebhookSpec spec = WebhookRequests.full(body);
+        return webhooks.lockOrganization(organizationId)
+                // One session, so one statement at a time: no Uni.combine here.
+                .chain(() -> limits.maxWebhooks(organizationId))
+                .call(limit -> webhooks.countOf(organizationId).invoke(count -> {
+                    if (count >= limit) {
+                        throw ApiException.conflict("webhook-limit-reached", "Organization " + organizationId
+                                + " already has " + count + " webhooks, its limit is " + limit);
+                    }
+                }))
+                .chain(() -> insert(organizationId, spec))
+                .map(created -> Response.created(uri.getAbsolutePathBuilder().path(created.id()).build())
+                        .entity(created).build());
+    }
+
+    private Uni<WebhookView> insert(String organizationId, WebhookSpec spec) {
+        var now = Cursor.now();
+        Webhook webhook = new Webhook();
+        webhook.id = UUID.randomUUID().toString().replace("-", "");
+        webhook.organizationId = organizationId;
+        webhook.createdAt = now;
+        webhook.enabled = spec.enabled();
+        webhook.apply(spec, now);
+        WebhookSecret secret = newSecret(webhook.id, now);
+        return webhooks.persist(webhook)
+                .chain(() -> secret.persist())
+                .map(ignored -> WebhookView.withSecret(webhook, secret.secret));
+    }
+
+    @GET
+    @WithSession
+    @Operation(summary = "List the organization's webhooks in creation order")
+    public Uni<Page<WebhookView>> list(@PathParam("organizationId") String organizationId,
+                                       @QueryParam("limit") Integer limit, @QueryParam("after") String after) {
+        OrganizationIds.require(organizationId);
+        int size = Cursor.limit(limit);
+        return webhooks.page(organizationId, Cursor.decode(after), size)
+                .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.createdAt, row.id), WebhookView::of));
+    }
+
+    @GET
+    @Path("{id}")
+    @WithSession
+    @Operation(summary = "Get one webhook")
+    public Uni<WebhookView> get(@PathParam("organizationId") String organizationId, @PathParam("id") String id) {
+        return owned(organizationId, id).map(WebhookView::of);
+    }
+
+    @PUT
+    @Path("{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @WithTransaction
+    @Operation(summary = "Replace url, eventTypes, description and enabled")
+    public Uni<WebhookView> replace(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
+                                    JsonNode body) {
+        WebhookSpec spec = WebhookRequests.full(body);
+        return owned(organizationId, id)
+                .invoke(webhook -> webhook.apply(spec, Cursor.now()))
+                .map(WebhookView::of);
+    }
+
+    @PATCH
+    @Path("{id}")
+    @Consumes({MediaType.APPLICATION_JSON, MERGE_PATCH})
+    @WithTransaction
+    @Operation(summary = "Change some fields (JSON merge patch), e.g. {\"enabled\": false}")
+    public Uni<WebhookView> patch(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
+                                  JsonNode patch) {
+        return owned(organizationId, id)
+                .invoke(webhook -> webhook.apply(WebhookRequests.merge(webhook, patch), Cursor.now()))
+                .map(WebhookView::of);
+    }
+
+    @DELETE
+    @Path("{id}")
+    @WithTransaction
+    @Operation(summary = "Delete; pending deliveries are cancelled, the delivery history stays readable")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    public Uni<Response> delete(@PathParam("organizationId") String organizationId, @PathParam("id") String id) {
+        return owned(organizationId, id)
+                .call(webhook -> Panache.getSession().chain(session -> session
+                        .createNativeQuery("update webhook_delivery set status = 'cancelled', next_attempt_at = null,"
+                                + " last_error = 'webhook deleted' where webhook_id = ?1 and status = 'pending'")
+                        .setParameter(1, webhook.id)
+                        .executeUpdate()))
+                .call(webhooks::delete)
+                .map(ignored -> Response.noContent().build());
+    }
+
+    @GET
+    @Path("{id}/secret")
+    @WithSession
+    @Operation(summary = "Get the current signing secret")
+    public Uni<WebhookView.SecretView> secret(@PathParam("organizationId") String organizationId, @PathParam("id") String id) {
+        return owned(organizationId, id)
+                .chain(webhook -> webhooks.currentSecret(webhook.id))
+                .map(secret -> new WebhookView.SecretView(secret.secret));
+    }
+
+    @POST
+    @Path("{id}/secret/rotate")
+    @WithTransaction
+    @Operation(summary = "Issue a new secret; the previous one keeps signing for hookfan.webhooks.secret-rotation-grace")
+    public Uni<WebhookView.SecretView> rotate(@PathParam("organizationId") String organizationId, @PathParam("id") String id) {
+        var now = Cursor.now();
+        return owned(organizationId, id)
+                .call(webhook -> webhooks.deleteExpiredSecrets(webhook.id, now))
+                .call(webhook -> WebhookSecret.update("expiresAt = ?1 where webhookId = ?2 and expiresAt is null",
+                        now.plus(config.secretRotationGrace()), webhook.id))
+                .chain(webhook -> newSecret(webhook.id, now).<WebhookSecret>persist())
+                .map(secret -> new WebhookView.SecretView(secret.secret));
+    }
+
+    /** The webhook, or a 404 that says the same whether it is missing or another organization's. */
+    Uni<Webhook> owned(String organizationId, String id) {
+        OrganizationIds.require(organizationId);
+        if (id == null || !WEBHOOK_ID.matcher(id).matches()) {
+            return Uni.createFrom().failure(ApiException.notFound("No such webhook in this organization"));
+        }
+        return webhooks.findOwned(organizationId, id)
+                .onItem().ifNull().failWith(() -> notFound(id));
+    }
+
+    private static ApiException notFound(String id) {
+        return ApiException.notFound("No webhook " + id + " in this organization");
+    }
+
+    private static WebhookSecret newSecret(String webhookId, java.time.Instant now) {
+        WebhookSecret secret = new WebhookSecret();
+        secret.webhookId = webhookId;
+        secret.secret = SecretGenerator.newSecret();
+        secret.createdAt = now;
+        return secret;
+    }
+}
