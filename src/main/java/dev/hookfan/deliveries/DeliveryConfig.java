@@ -1,0 +1,50 @@
+package dev.hookfan.deliveries;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+import java.util.List;
+
+@ConfigMapping(prefix = "hookfan.delivery")
+public interface DeliveryConfig {
+
+    /** A send that has no 2xx answer by then is a failed attempt. */
+    @WithDefault("15S")
+    Duration timeout();
+
+    /** Pauses between attempts; after the last one the delivery is failed. */
+    @WithDefault("5S,5M,30M,2H,5H,10H,10H")
+    List<Duration> retrySchedule();
+
+    /** Each pause is spread by up to ± this fraction, so failures do not come back in lockstep. */
+    @WithDefault("0.2")
+    double jitter();
+
+    /** How often the poller looks for due deliveries (retries, and any whose request message was lost). */
+    @WithDefault("1S")
+    Duration pollInterval();
+
+    /** How many due deliveries the poller claims at once. */
+    @WithDefault("100")
+    int pollBatchSize();
+
+    /** How long a new delivery is left to the fast path before the poller may take it. */
+    @WithDefault("5S")
+    Duration sweepGrace();
+
+    /** Sends at once, overall. */
+    @WithDefault("256")
+    int maxInFlight();
+
+    /** Sends at once to one webhook, so one slow subscriber cannot starve the others. */
+    @WithDefault("16")
+    int maxInFlightPerWebhook();
+
+    /** A webhook whose deliveries have all failed for this long is disabled. */
+    @WithDefault("5D")
+    Duration disableAfter();
+
+    @WithDefault("true")
+    boolean autoDisable();
+}

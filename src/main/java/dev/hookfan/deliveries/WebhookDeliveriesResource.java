@@ -1,0 +1,68 @@
+package dev.hookfan.deliveries;
+
+import dev.hookfan.api.ApiException;
+import dev.hookfan.api.Cursor;
+import dev.hookfan.api.OrganizationIds;
+import dev.hookfan.api.Page;
+import dev.hookfan.api.ValidationException;
+import dev.hookfan.webhooks.Webhook;
+import dev.hookfan.webhooks.WebhookRepository;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+@Path("/organizations/{organizationId}/webhooks/{webhookId}/deliveries")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Deliveries")
+public class WebhookDeliveriesResource {
+
+    private final WebhookRepository webhooks;
+    private final DeliveryRepository deliveries;
+
+    WebhookDeliveriesResource(WebhookRepository webhooks, DeliveryRepository deliveries) {
+        this.webhooks = webhooks;
+        this.deliveries = deliveries;
+    }
+
+    @GET
+    @WithSession
+    @Operation(summary = "A webhook's deliveries in creation order, optionally of one status")
+    public Uni<Page<DeliveryView>> list(@PathParam("organizationId") String organizationId,
+                                        @PathParam("webhookId") String webhookId,
+                                        @QueryParam("status") String status,
+                                        @QueryParam("limit") Integer limit, @QueryParam("after") String after) {
+        DeliveryStatus wanted = status(status);
+        int size = Cursor.limit(limit);
+        Cursor cursor = Cursor.decode(after);
+        return owned(webhooks, organizationId, webhookId)
+                .chain(webhook -> deliveries.page(webhook.id, wanted, cursor, size))
+                .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.createdAt, row.id), DeliveryView::summary));
+    }
+
+    static Uni<Webhook> owned(WebhookRepository webhooks, String organizationId, String webhookId) {
+        OrganizationIds.require(organizationId);
+        if (webhookId == null || !DeliveryResource.DELIVERY_ID.matcher(webhookId).matches()) {
+            return Uni.createFrom().failure(ApiException.notFound("No such webhook in this organization"));
+        }
+        return webhooks.findOwned(organizationId, webhookId)
+                .onItem().ifNull().failWith(() -> ApiException.notFound("No webhook " + webhookId + " in this organization"));
+    }
+
+    private static DeliveryStatus status(String status) {
+        if (status == null || status.isEmpty()) {
+            return null;
+        }
+        try {
+            return DeliveryStatus.valueOf(status);
+        } catch (IllegalArgumentException e) {
+            throw ValidationException.of("status", "must be one of pending, delivered, failed, cancelled");
+        }
+    }
+}

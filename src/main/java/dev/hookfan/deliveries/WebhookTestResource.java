@@ -1,0 +1,45 @@
+package dev.hookfan.deliveries;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.hookfan.events.IntegrationEvent;
+import dev.hookfan.webhooks.WebhookRepository;
+import io.smallrye.mutiny.Uni;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import java.time.Instant;
+import java.util.Map;
+
+@Path("/organizations/{organizationId}/webhooks/{webhookId}/test")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Webhooks")
+public class WebhookTestResource {
+
+    static final String TEST_EVENT = "webhook.test";
+
+    private final WebhookRepository webhooks;
+    private final WebhookEventDispatcher dispatcher;
+
+    WebhookTestResource(WebhookRepository webhooks, WebhookEventDispatcher dispatcher) {
+        this.webhooks = webhooks;
+        this.dispatcher = dispatcher;
+    }
+
+    @POST
+    @Operation(summary = "Queue a webhook.test event to this webhook alone")
+    @APIResponse(responseCode = "202", description = "Queued; the delivery id is random, as there is no message")
+    public Uni<Response> test(@PathParam("organizationId") String organizationId, @PathParam("webhookId") String webhookId) {
+        return Panache.withSession(() -> WebhookDeliveriesResource.owned(webhooks, organizationId, webhookId))
+                .chain(webhook -> dispatcher.dispatchTo(webhook, new IntegrationEvent(TEST_EVENT, organizationId,
+                        Instant.now(), JsonNodeFactory.instance.objectNode().put("webhookId", webhook.id))))
+                .map(deliveryId -> Response.accepted(Map.of("deliveryId", deliveryId)).build());
+    }
+}

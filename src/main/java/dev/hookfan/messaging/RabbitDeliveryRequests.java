@@ -1,0 +1,42 @@
+package dev.hookfan.messaging;
+
+import dev.hookfan.deliveries.DeliveryRequests;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** Publishes one persistent, confirmed webhook.delivery_requested message per delivery, its id as message_id. */
+@ApplicationScoped
+public class RabbitDeliveryRequests implements DeliveryRequests {
+
+    static final String TYPE = "webhook.delivery_requested";
+
+    private final MutinyEmitter<byte[]> emitter;
+
+    RabbitDeliveryRequests(@Channel("delivery-requests") MutinyEmitter<byte[]> emitter) {
+        this.emitter = emitter;
+    }
+
+    @Override
+    public Uni<Void> request(List<String> deliveryIds) {
+        return Uni.join().all(deliveryIds.stream().map(this::publish).toList()).andCollectFailures().replaceWithVoid();
+    }
+
+    private Uni<Void> publish(String deliveryId) {
+        OutgoingRabbitMQMetadata metadata = OutgoingRabbitMQMetadata.builder()
+                .withMessageId(deliveryId)
+                .withType(TYPE)
+                .withContentType("application/json")
+                .withDeliveryMode(2)
+                .build();
+        byte[] body = ("{\"type\":\"" + TYPE + "\",\"deliveryId\":\"" + deliveryId + "\"}").getBytes(StandardCharsets.UTF_8);
+        return emitter.sendMessage(Message.of(body, Metadata.of(metadata)));
+    }
+}

@@ -1,0 +1,109 @@
+package dev.hookfan.sending;
+
+import dev.hookfan.deliveries.DeliveryConfig;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+/** Writes an attempt and its consequences (status, next attempt, webhook health) in one transaction. */
+@ApplicationScoped
+class AttemptRecorder {
+
+    private static final Logger LOG = Logger.getLogger(AttemptRecorder.class);
+
+    private static final String INSERT_ATTEMPT = "insert into delivery_attempt (delivery_id, attempt_number, started_at,"
+            + " duration_ms, response_status, response_body, error) values ($1, $2, $3, $4, $5, $6, $7)";
+    private static final String DELIVERED = "update webhook_delivery set status = 'delivered', attempts = $2,"
+            + " delivered_at = now(), next_attempt_at = null, lease_until = null, last_error = null"
+            + " where id = $1 and status = 'pending'";
+    private static final String RESCHEDULED = "update webhook_delivery set attempts = $2,"
+            + " next_attempt_at = now() + $3 * interval '1 millisecond', lease_until = null, last_error = $4 where id = $1 and status = 'pending'";
+    private static final String FAILED = "update webhook_delivery set status = 'failed', attempts = $2,"
+            + " next_attempt_at = null, lease_until = null, last_error = $3 where id = $1 and status = 'pending'";
+    private static final String HEALTHY = "update webhook set failing_since = null where id = $1 and failing_since is not null";
+    private static final String FAILING = "update webhook set failing_since = coalesce(failing_since, now())"
+            + " where id = $1 returning failing_since";
+    private static final String DISABLE = "update webhook set enabled = false, disabled_reason = $2, updated_at = now()"
+            + " where id = $1";
+    private static final String CANCEL_PENDING = "update webhook_delivery set status = 'cancelled', next_attempt_at = null,"
+            + " lease_until = null, last_error = $2 where webhook_id = $1 and status = 'pending'";
+
+    private final Pool pool;
+    private final DeliveryConfig config;
+
+    AttemptRecorder(Pool pool, DeliveryConfig config) {
+        this.pool = pool;
+        this.config = config;
+    }
+
+    Uni<Void> record(ClaimedDelivery delivery, AttemptOutcome outcome, NextAttempt next) {
+        return pool.withTransaction(connection -> insertAttempt(connection, delivery, outcome)
+                .chain(() -> consequences(connection, delivery, outcome, next)));
+    }
+
+    private Uni<Void> consequences(SqlConnection connection, ClaimedDelivery delivery, AttemptOutcome outcome, NextAttempt next) {
+        int attempt = delivery.attemptNumber();
+        if (outcome.succeeded()) {
+            return execute(connection, DELIVERED, Tuple.of(delivery.id(), attempt))
+                    .chain(() -> execute(connection, HEALTHY, Tuple.of(delivery.webhookId())));
+        }
+        if (outcome.gone()) {
+            String reason = "the subscriber answered 410 Gone to delivery " + delivery.id();
+            LOG.infof("Webhook %s disabled: %s", delivery.webhookId(), reason);
+            return execute(connection, "update webhook_delivery set attempts = $2 where id = $1", Tuple.of(delivery.id(), attempt))
+                    .chain(() -> disable(connection, delivery.webhookId(), reason));
+        }
+        Duration pause = next.after(attempt, outcome.retryAfter());
+        Uni<Void> reschedule = pause == null
+                ? execute(connection, FAILED, Tuple.of(delivery.id(), attempt, outcome.describe()))
+                : execute(connection, RESCHEDULED, Tuple.of(delivery.id(), attempt, pause.toMillis(), outcome.describe()));
+        return reschedule.chain(() -> trackFailure(connection, delivery.webhookId()));
+    }
+
+    private Uni<Void> trackFailure(SqlConnection connection, String webhookId) {
+        return connection.preparedQuery(FAILING).execute(Tuple.of(webhookId))
+                .chain(rows -> {
+                    if (!config.autoDisable() || rows.size() == 0) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    OffsetDateTime since = rows.iterator().next().getOffsetDateTime("failing_since");
+                    if (since == null || since.plus(config.disableAfter()).isAfter(OffsetDateTime.now(ZoneOffset.UTC))) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    String reason = "every delivery failed since " + since + " (hookfan.delivery.disable-after = " + config.disableAfter() + ")";
+                    LOG.infof("Webhook %s disabled: %s", webhookId, reason);
+                    return disable(connection, webhookId, reason);
+                });
+    }
+
+    private Uni<Void> disable(SqlConnection connection, String webhookId, String reason) {
+        return execute(connection, DISABLE, Tuple.of(webhookId, reason))
+                .chain(() -> execute(connection, CANCEL_PENDING, Tuple.of(webhookId, "webhook disabled: " + reason)));
+    }
+
+    private static Uni<Void> insertAttempt(SqlConnection connection, ClaimedDelivery delivery, AttemptOutcome outcome) {
+        return execute(connection, INSERT_ATTEMPT, Tuple.tuple()
+                .addString(delivery.id())
+                .addInteger(delivery.attemptNumber())
+                .addOffsetDateTime(outcome.startedAt().atOffset(ZoneOffset.UTC))
+                .addInteger((int) Math.min(Integer.MAX_VALUE, outcome.durationMs()))
+                .addInteger(outcome.status())
+                .addString(outcome.responseBody())
+                .addString(truncate(outcome.error())));
+    }
+
+    private static Uni<Void> execute(SqlConnection connection, String sql, Tuple arguments) {
+        return connection.preparedQuery(sql).execute(arguments).replaceWithVoid();
+    }
+
+    private static String truncate(String text) {
+        return text == null || text.length() <= 1000 ? text : text.substring(0, 999) + "…";
+    }
+}

@@ -1,0 +1,230 @@
+package dev.hookfan.sending;
+
+import dev.hookfan.deliveries.DeliveryConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.core.buffer.Buffer;
+import io.vertx.mutiny.ext.web.client.HttpResponse;
+import io.vertx.mutiny.ext.web.client.WebClient;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sends deliveries: claims each atomically (a lease, so two instances never send one attempt twice), posts
+ * the stored bytes signed, records the attempt and schedules the next. The poller below is both the retry
+ * timer and the outbox sweep: a delivery whose request message was lost is still sent.
+ */
+@ApplicationScoped
+public class DeliverySender {
+
+    private static final Logger LOG = Logger.getLogger(DeliverySender.class);
+
+    private static final String CLAIM_ONE = "update webhook_delivery d set lease_until = now() + $2 * interval '1 millisecond'"
+            + " from webhook w where d.id = $1 and w.id = d.webhook_id and w.enabled and d.status = 'pending'"
+            + " and (d.attempts = 0 or d.next_attempt_at <= now()) and (d.lease_until is null or d.lease_until < now())"
+            + " returning " + ClaimedDelivery.COLUMNS;
+    private static final String CLAIM_DUE = "update webhook_delivery d set lease_until = now() + $2 * interval '1 millisecond'"
+            + " from webhook w where w.id = d.webhook_id and d.id in (select c.id from webhook_delivery c"
+            + " join webhook cw on cw.id = c.webhook_id and cw.enabled"
+            + " where c.status = 'pending' and c.next_attempt_at <= now() and (c.lease_until is null or c.lease_until < now())"
+            + " order by c.next_attempt_at limit $1 for update of c skip locked)"
+            + " returning " + ClaimedDelivery.COLUMNS;
+    private static final String RELEASE = "update webhook_delivery set lease_until = null where id = $1";
+
+    private final Pool pool;
+    private final WebClient client;
+    private final DeliveryConfig config;
+    private final NextAttempt nextAttempt;
+    private final SendPermits permits;
+    private final AttemptRecorder recorder;
+    private final MeterRegistry metrics;
+    private final String userAgent;
+    private final long leaseMillis;
+
+    DeliverySender(Pool pool, Vertx vertx, DeliveryConfig config, AttemptRecorder recorder, MeterRegistry metrics,
+                   @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
+        this.pool = pool;
+        this.config = config;
+        this.recorder = recorder;
+        this.metrics = metrics;
+        this.nextAttempt = new NextAttempt(config);
+        this.permits = new SendPermits(config.maxInFlight(), config.maxInFlightPerWebhook());
+        this.userAgent = "Hookfan/" + version;
+        // The lease outlives the longest possible attempt, so it only expires on a crash.
+        this.leaseMillis = config.timeout().multipliedBy(2).plusSeconds(5).toMillis();
+        this.client = WebClient.create(vertx, new WebClientOptions()
+                .setFollowRedirects(false)
+                .setMaxPoolSize(config.maxInFlightPerWebhook())
+                .setConnectTimeout((int) config.timeout().toMillis())
+                .setUserAgentEnabled(false));
+        metrics.gauge("hookfan.deliveries.in_flight", permits, SendPermits::inFlight);
+    }
+
+    @PreDestroy
+    void close() {
+        client.close();
+    }
+
+    /** The fast path: sends the delivery now if nobody else holds it and it is due; false if left for later. */
+    public Uni<Boolean> sendIfClaimable(String deliveryId) {
+        if (!permits.tryAcquire()) {
+            return Uni.createFrom().item(false);
+        }
+        return pool.preparedQuery(CLAIM_ONE).execute(Tuple.of(deliveryId, leaseMillis))
+                .map(rows -> rows.size() == 0 ? null : ClaimedDelivery.of(rows.iterator().next()))
+                .onFailure().invoke(() -> permits.release())
+                .map(claimed -> {
+                    if (claimed == null) {
+                        permits.release();
+                        return false;
+                    }
+                    start(claimed);
+                    return true;
+                });
+    }
+
+    @Scheduled(every = "${hookfan.delivery.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            delayed = "${hookfan.delivery.poll-interval}")
+    Uni<Void> sendDue() {
+        int room = Math.min(permits.available(), config.pollBatchSize());
+        if (room == 0) {
+            return Uni.createFrom().voidItem();
+        }
+        return claimDue(room)
+                .invoke(claimed -> claimed.forEach(this::startWithPermit))
+                .onFailure().invoke(failure -> LOG.warnf("Poller could not claim due deliveries: %s", failure.toString()))
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
+    }
+
+    private Uni<List<ClaimedDelivery>> claimDue(int limit) {
+        return pool.preparedQuery(CLAIM_DUE).execute(Tuple.of(limit, leaseMillis)).map(DeliverySender::claims);
+    }
+
+    private void startWithPermit(ClaimedDelivery claimed) {
+        if (!permits.tryAcquire()) {
+            release(claimed);
+            return;
+        }
+        start(claimed);
+    }
+
+    /** Runs the attempt in the background; the caller holds a global permit, released when it ends. */
+    private void start(ClaimedDelivery claimed) {
+        if (!permits.tryAcquire(claimed.webhookId())) {
+            permits.release();
+            release(claimed);
+            return;
+        }
+        attempt(claimed)
+                .chain(outcome -> recorder.record(claimed, outcome, nextAttempt))
+                .eventually(() -> {
+                    permits.release(claimed.webhookId());
+                    permits.release();
+                })
+                .subscribe().with(
+                        ignored -> { },
+                        failure -> LOG.errorf("Delivery %s: attempt %d could not be recorded, its lease will expire: %s",
+                                claimed.id(), claimed.attemptNumber(), failure.toString()));
+    }
+
+    private Uni<AttemptOutcome> attempt(ClaimedDelivery claimed) {
+        Instant started = Instant.now();
+        long timestamp = started.getEpochSecond();
+        long startNanos = System.nanoTime();
+        if (claimed.secrets().isEmpty()) {
+            return Uni.createFrom().item(new AttemptOutcome(started, 0, null, null, "webhook has no valid signing secret", null));
+        }
+        var request = client.postAbs(claimed.url())
+                .timeout(config.timeout().toMillis())
+                .putHeader(HttpHeaders.CONTENT_TYPE.toString(), "application/json")
+                .putHeader(HttpHeaders.USER_AGENT.toString(), userAgent)
+                .putHeader("webhook-id", claimed.id())
+                .putHeader("webhook-timestamp", Long.toString(timestamp))
+                .putHeader("webhook-signature", Signatures.header(claimed.secrets(), claimed.id(), timestamp, claimed.payload()))
+                .putHeader("hookfan-event-type", claimed.eventType());
+        if (claimed.messageId() != null) {
+            request.putHeader("hookfan-message-id", claimed.messageId());
+        }
+        if (claimed.traceparent() != null) {
+            request.putHeader("traceparent", claimed.traceparent());
+        }
+        return request.sendBuffer(Buffer.buffer(claimed.payload().getBytes(StandardCharsets.UTF_8)))
+                .map(response -> outcome(started, startNanos, response))
+                .onFailure().recoverWithItem(failure -> new AttemptOutcome(started, elapsedMs(startNanos), null, null,
+                        failure.getClass().getSimpleName() + ": " + failure.getMessage(), null))
+                .invoke(outcome -> {
+                    metrics.counter("hookfan.sends", "outcome", outcomeClass(outcome)).increment();
+                    Timer.builder("hookfan.send.latency").publishPercentileHistogram().register(metrics)
+                            .record(outcome.durationMs(), TimeUnit.MILLISECONDS);
+                });
+    }
+
+    private static AttemptOutcome outcome(Instant started, long startNanos, HttpResponse<Buffer> response) {
+        Buffer body = response.body();
+        String text = null;
+        if (body != null && body.length() > 0) {
+            int length = Math.min(body.length(), AttemptOutcome.MAX_BODY);
+            text = new String(body.getBytes(0, length), StandardCharsets.UTF_8);
+        }
+        return new AttemptOutcome(started, elapsedMs(startNanos), response.statusCode(), text, null,
+                retryAfter(response.statusCode(), response.getHeader("retry-after")));
+    }
+
+    /** Only 429 and 503 ask for a pause; the header is seconds or an HTTP date. */
+    static Duration retryAfter(int status, String header) {
+        if ((status != 429 && status != 503) || header == null || header.isBlank()) {
+            return null;
+        }
+        try {
+            return Duration.ofSeconds(Math.max(0, Long.parseLong(header.trim())));
+        } catch (NumberFormatException notSeconds) {
+            try {
+                ZonedDateTime at = ZonedDateTime.parse(header.trim(), DateTimeFormatter.RFC_1123_DATE_TIME);
+                Duration wait = Duration.between(Instant.now(), at.toInstant());
+                return wait.isNegative() ? Duration.ZERO : wait;
+            } catch (RuntimeException notADate) {
+                return null;
+            }
+        }
+    }
+
+    private static String outcomeClass(AttemptOutcome outcome) {
+        return outcome.status() == null ? "error" : (outcome.status() / 100) + "xx";
+    }
+
+    private static long elapsedMs(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    private void release(ClaimedDelivery claimed) {
+        pool.preparedQuery(RELEASE).execute(Tuple.of(claimed.id())).subscribe().with(ignored -> { },
+                failure -> LOG.debugf("Lease of %s not released, it will expire: %s", claimed.id(), failure.toString()));
+    }
+
+    private static List<ClaimedDelivery> claims(RowSet<Row> rows) {
+        List<ClaimedDelivery> claimed = new ArrayList<>(rows.size());
+        rows.forEach(row -> claimed.add(ClaimedDelivery.of(row)));
+        return claimed;
+    }
+}

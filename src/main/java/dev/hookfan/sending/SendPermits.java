@@ -1,0 +1,54 @@
+package dev.hookfan.sending;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Bounds sends in flight overall and per webhook; non-blocking: a send that finds no permit is left for later. */
+final class SendPermits {
+
+    private final int maxInFlight;
+    private final int maxPerWebhook;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final ConcurrentHashMap<String, AtomicInteger> perWebhook = new ConcurrentHashMap<>();
+
+    SendPermits(int maxInFlight, int maxPerWebhook) {
+        this.maxInFlight = maxInFlight;
+        this.maxPerWebhook = maxPerWebhook;
+    }
+
+    boolean tryAcquire() {
+        return acquire(inFlight, maxInFlight);
+    }
+
+    void release() {
+        inFlight.decrementAndGet();
+    }
+
+    boolean tryAcquire(String webhookId) {
+        return acquire(perWebhook.computeIfAbsent(webhookId, id -> new AtomicInteger()), maxPerWebhook);
+    }
+
+    void release(String webhookId) {
+        perWebhook.computeIfPresent(webhookId, (id, count) -> count.decrementAndGet() <= 0 ? null : count);
+    }
+
+    int available() {
+        return Math.max(0, maxInFlight - inFlight.get());
+    }
+
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    private static boolean acquire(AtomicInteger counter, int max) {
+        while (true) {
+            int current = counter.get();
+            if (current >= max) {
+                return false;
+            }
+            if (counter.compareAndSet(current, current + 1)) {
+                return true;
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.hookfan.support;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.GetResponse;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** The real broker as a publisher and an inspector see it, on the test profile's vhost. */
+public final class Broker implements AutoCloseable {
+
+    public static final String EXCHANGE = "integration-events";
+    public static final String WORK_QUEUE = "hookfan.integration-events";
+    public static final String DLQ = "hookfan.integration-events.dlq";
+    public static final String DELIVERIES = "hookfan.deliveries";
+
+    private final Connection connection;
+    private final Channel channel;
+
+    private Broker(Connection connection) throws IOException {
+        this.connection = connection;
+        this.channel = connection.createChannel();
+        this.channel.confirmSelect();
+    }
+
+    public static Broker connect() {
+        var config = ConfigProvider.getConfig();
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setHost(config.getOptionalValue("rabbitmq-host", String.class).orElse("localhost"));
+        factory.setPort(config.getOptionalValue("rabbitmq-port", Integer.class).orElse(5672));
+        factory.setUsername(config.getOptionalValue("rabbitmq-username", String.class).orElse("guest"));
+        factory.setPassword(config.getOptionalValue("rabbitmq-password", String.class).orElse("guest"));
+        factory.setVirtualHost(config.getOptionalValue("rabbitmq-virtual-host", String.class).orElse("/"));
+        try {
+            return new Broker(factory.newConnection("hookfan-tests"));
+        } catch (Exception e) {
+            throw new IllegalStateException("RabbitMQ is not reachable; run scripts/services.sh", e);
+        }
+    }
+
+    public static String event(String type, String organizationId, String dataJson) {
+        return "{\"type\":\"" + type + "\",\"organizationId\":\"" + organizationId
+                + "\",\"occurredAt\":\"2026-12-02T10:00:00Z\",\"data\":" + dataJson + "}";
+    }
+
+    /** Publishes as a real publisher would: persistent, JSON, the event type as routing key, confirmed. */
+    public void publish(String routingKey, String messageId, String body) {
+        publish(routingKey, messageId, body.getBytes(StandardCharsets.UTF_8), Map.of());
+    }
+
+    public void publish(String routingKey, String messageId, byte[] body, Map<String, Object> headers) {
+        AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
+                .messageId(messageId)
+                .contentType("application/json")
+                .deliveryMode(2)
+                .headers(new HashMap<>(headers))
+                .build();
+        try {
+            channel.basicPublish(EXCHANGE, routingKey, properties, body);
+            channel.waitForConfirmsOrDie(10_000);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static String newMessageId() {
+        return UUID.randomUUID().toString();
+    }
+
+    public long count(String queue) {
+        try {
+            return channel.queueDeclarePassive(queue).getMessageCount();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public void purge(String queue) {
+        try {
+            channel.queuePurge(queue);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Takes every message now in the queue (acked, so the queue is left empty). */
+    public List<GetResponse> drain(String queue) {
+        List<GetResponse> messages = new ArrayList<>();
+        try {
+            GetResponse response;
+            while ((response = channel.basicGet(queue, true)) != null) {
+                messages.add(response);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return messages;
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (Exception ignored) {
+            // the test is over either way
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.hookfan.support;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Plain JDBC against the test database: tests may block, the service never does. */
+public final class Database {
+
+    private Database() {
+    }
+
+    private static Connection connect() throws SQLException {
+        var config = ConfigProvider.getConfig();
+        return DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
+                config.getOptionalValue("quarkus.datasource.username", String.class).orElse("postgres"),
+                config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""));
+    }
+
+    public static void reset() {
+        update("truncate webhook, webhook_secret, webhook_delivery, delivery_attempt, audit_entry, organization_entitlements");
+    }
+
+    public static int update(String sql, Object... parameters) {
+        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters)) {
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static long count(String sql, Object... parameters) {
+        List<List<Object>> rows = query(sql, parameters);
+        return ((Number) rows.get(0).get(0)).longValue();
+    }
+
+    public static List<List<Object>> query(String sql, Object... parameters) {
+        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters);
+             ResultSet result = statement.executeQuery()) {
+            List<List<Object>> rows = new ArrayList<>();
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                List<Object> row = new ArrayList<>(columns);
+                for (int i = 1; i <= columns; i++) {
+                    row.add(result.getObject(i));
+                }
+                rows.add(row);
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static PreparedStatement prepare(Connection connection, String sql, Object... parameters) throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        for (int i = 0; i < parameters.length; i++) {
+            statement.setObject(i + 1, parameters[i]);
+        }
+        return statement;
+    }
+}

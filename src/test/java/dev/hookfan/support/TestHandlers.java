@@ -1,0 +1,85 @@
+package dev.hookfan.support;
+
+import dev.hookfan.events.IntegrationEvent;
+import dev.hookfan.events.IntegrationEventContext;
+import dev.hookfan.events.IntegrationEventHandler;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Test-only handlers on the real channel. Event types starting with "test." reach them; the event's data says
+ * how often to fail ("failTimes", -1 for always), keyed by message id, so each test stays independent.
+ */
+public final class TestHandlers {
+
+    private TestHandlers() {
+    }
+
+    public record Call(String messageId, long atNanos) {
+    }
+
+    /** Fails the first data.failTimes calls per message id, then succeeds. */
+    @ApplicationScoped
+    public static class FlakyHandler implements IntegrationEventHandler {
+
+        public static final Map<String, List<Call>> CALLS = new ConcurrentHashMap<>();
+
+        @Inject
+        IntegrationEventContext context;
+
+        @Override
+        public boolean takes(String eventType) {
+            return eventType.startsWith("test.");
+        }
+
+        @Override
+        public Uni<Void> handle(IntegrationEvent event) {
+            String messageId = context.messageId().orElse("(none)");
+            List<Call> calls = CALLS.computeIfAbsent(messageId, id -> new CopyOnWriteArrayList<>());
+            calls.add(new Call(messageId, System.nanoTime()));
+            int failTimes = event.data().path("failTimes").asInt(0);
+            if (failTimes < 0 || calls.size() <= failTimes) {
+                return Uni.createFrom().failure(new IllegalStateException("planned failure " + calls.size()));
+            }
+            return Uni.createFrom().voidItem();
+        }
+
+        @Override
+        public String name() {
+            return "FlakyHandler";
+        }
+    }
+
+    /** Always succeeds; records that it ran even when its sibling failed. */
+    @ApplicationScoped
+    public static class SiblingHandler implements IntegrationEventHandler {
+
+        public static final Map<String, List<Call>> CALLS = new ConcurrentHashMap<>();
+
+        @Inject
+        IntegrationEventContext context;
+
+        @Override
+        public boolean takes(String eventType) {
+            return eventType.startsWith("test.");
+        }
+
+        @Override
+        public Uni<Void> handle(IntegrationEvent event) {
+            String messageId = context.messageId().orElse("(none)");
+            CALLS.computeIfAbsent(messageId, id -> new CopyOnWriteArrayList<>()).add(new Call(messageId, System.nanoTime()));
+            return Uni.createFrom().voidItem();
+        }
+
+        @Override
+        public String name() {
+            return "SiblingHandler";
+        }
+    }
+}
