@@ -13,7 +13,7 @@ import java.util.List;
 @ApplicationScoped
 public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery, String> {
 
-    private static final int COLUMNS = 10;
+    private static final int PARAMETERS_PER_ROW = 9;
 
     /** Which of these ids are already written: one round trip whatever their number. */
     public Uni<List<String>> existingIds(List<String> ids) {
@@ -31,7 +31,7 @@ public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery
         StringBuilder sql = new StringBuilder("insert into webhook_delivery (id, webhook_id, organization_id, message_id,"
                 + " event_type, payload, status, attempts, next_attempt_at, traceparent, created_at) values ");
         for (int row = 0; row < rows.size(); row++) {
-            int p = row * COLUMNS;
+            int p = row * PARAMETERS_PER_ROW;
             sql.append(row == 0 ? "" : ", ").append("(?").append(p + 1).append(", ?").append(p + 2).append(", ?").append(p + 3)
                     .append(", ?").append(p + 4).append(", ?").append(p + 5).append(", ?").append(p + 6)
                     .append(", 'pending', 0, ?").append(p + 7).append(", ?").append(p + 8).append(", ?").append(p + 9).append(")");
@@ -41,7 +41,7 @@ public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery
             var query = session.createNativeQuery(sql.toString(), String.class);
             for (int row = 0; row < rows.size(); row++) {
                 NewDelivery delivery = rows.get(row);
-                int p = row * COLUMNS;
+                int p = row * PARAMETERS_PER_ROW;
                 query.setParameter(p + 1, delivery.id())
                         .setParameter(p + 2, delivery.webhookId())
                         .setParameter(p + 3, source.organizationId())

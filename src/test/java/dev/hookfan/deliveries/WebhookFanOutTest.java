@@ -1,0 +1,196 @@
+package dev.hookfan.deliveries;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.hookfan.events.IntegrationEvent;
+import dev.hookfan.support.Broker;
+import dev.hookfan.support.Database;
+import dev.hookfan.support.Dispatch;
+import dev.hookfan.support.RecordingDeliveryRequests;
+import dev.hookfan.support.SqlLog;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@QuarkusTest
+class WebhookFanOutTest {
+
+    static final String ORG = "org_fanout";
+    // Nothing listens there: the sender's attempts fail fast and stay out of these tests' way.
+    static final String NOWHERE = "http://127.0.0.1:9/hooks";
+
+    @Inject
+    WebhookEventDispatcher dispatcher;
+
+    @Inject
+    Dispatch dispatch;
+
+    Broker broker;
+
+    @BeforeEach
+    void reset() {
+        Database.reset();
+        RecordingDeliveryRequests.REQUESTED.clear();
+        broker = Broker.connect();
+        broker.purge(Broker.DLQ);
+    }
+
+    @AfterEach
+    void close() {
+        broker.close();
+    }
+
+    static String webhook(String org, String types, boolean enabled) {
+        return given().contentType(ContentType.JSON)
+                .body("{\"url\":\"" + NOWHERE + "\",\"eventTypes\":" + types + ",\"enabled\":" + enabled + "}")
+                .post("/organizations/{org}/webhooks", org).then().statusCode(201).extract().path("id");
+    }
+
+    static IntegrationEvent event(String type) {
+        return new IntegrationEvent(type, ORG, Instant.parse("2026-12-02T10:00:00Z"),
+                JsonNodeFactory.instance.objectNode().put("memberId", "m_1"));
+    }
+
+    static long deliveries(String messageId) {
+        return Database.count("select count(*) from webhook_delivery where message_id = ?", messageId);
+    }
+
+    @Test
+    void should_not_queue_a_second_delivery_when_the_same_message_is_handled_again() {
+        String first = webhook(ORG, "[\"organization.member_removed\"]", true);
+        String second = webhook(ORG, "[\"*\"]", true);
+        String messageId = Broker.newMessageId();
+
+        dispatch.run(dispatcher, messageId, event("organization.member_removed"));
+        assertEquals(2, deliveries(messageId));
+        assertEquals(Set.of(DeliveryIds.derive(messageId, first), DeliveryIds.derive(messageId, second)),
+                Set.copyOf(RecordingDeliveryRequests.REQUESTED));
+
+        RecordingDeliveryRequests.REQUESTED.clear();
+        try (SqlLog sql = SqlLog.capture()) {
+            dispatch.run(dispatcher, messageId, event("organization.member_removed"));
+            // The replay: one subscription lookup, one lookup of the existing ids, and nothing else.
+            assertEquals(1, sql.count("select", "from webhook_delivery"), sql.statements().toString());
+            assertEquals(1, sql.count("select", "from webhook "), sql.statements().toString());
+            assertEquals(0, sql.count("insert", ""), sql.statements().toString());
+            assertEquals(2, sql.statements().size(), sql.statements().toString());
+        }
+        assertEquals(2, deliveries(messageId));
+        assertEquals(List.of(), RecordingDeliveryRequests.REQUESTED);
+    }
+
+    @Test
+    void should_write_the_payload_with_the_delivery_id_inside() {
+        String id = webhook(ORG, "[\"*\"]", true);
+        String messageId = "3f2504e0-4f89-11d3-9a0c-0305e82c3301";
+        dispatch.run(dispatcher, messageId, event("organization.member_removed"));
+
+        String deliveryId = DeliveryIds.derive(messageId, id);
+        given().get("/organizations/{org}/deliveries/{id}", ORG, deliveryId).then().statusCode(200)
+                .body("payload.delivery", equalTo(deliveryId))
+                .body("payload.type", equalTo("organization.member_removed"))
+                .body("payload.organizationId", equalTo(ORG))
+                .body("payload.occurredAt", equalTo("2026-12-02T10:00:00Z"))
+                .body("payload.messageId", equalTo(messageId))
+                .body("payload.data.memberId", equalTo("m_1"));
+        given().get("/organizations/{org}/deliveries/{id}", "org_other", deliveryId).then().statusCode(404);
+        given().get("/organizations/{org}/webhooks/{id}/deliveries", ORG, id).then().statusCode(200)
+                .body("items.id", equalTo(List.of(deliveryId)));
+        given().get("/organizations/{org}/webhooks/{id}/deliveries", "org_other", id).then().statusCode(404);
+        given().queryParam("status", "bogus").get("/organizations/{org}/webhooks/{id}/deliveries", ORG, id)
+                .then().statusCode(400).body("errors[0].field", equalTo("status"));
+    }
+
+    @Test
+    void should_write_one_row_per_webhook_when_twenty_copies_are_handled_at_once() {
+        List<String> webhooks = IntStream.range(0, 3).mapToObj(i -> webhook(ORG, "[\"*\"]", true)).toList();
+        String messageId = Broker.newMessageId();
+
+        List<CompletableFuture<Void>> copies = IntStream.range(0, 20)
+                .mapToObj(i -> dispatch.start(dispatcher, messageId, event("organization.member_removed")))
+                .toList();
+        CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).join();
+
+        assertEquals(3, deliveries(messageId));
+        // Only the attempt that inserted a row asks for its send.
+        assertEquals(webhooks.stream().map(w -> DeliveryIds.derive(messageId, w)).collect(Collectors.toSet()),
+                Set.copyOf(RecordingDeliveryRequests.REQUESTED));
+        assertEquals(3, RecordingDeliveryRequests.REQUESTED.size());
+    }
+
+    @Test
+    void should_fan_out_once_when_the_broker_delivers_the_same_message_twice() {
+        webhook(ORG, "[\"organization.member_removed\"]", true);
+        webhook(ORG, "[\"*\"]", true);
+        webhook(ORG, "[\"billing.entitlements_updated\"]", true);
+        webhook(ORG, "[\"*\"]", false);
+        webhook("org_elsewhere", "[\"*\"]", true);
+        String messageId = Broker.newMessageId();
+        String body = Broker.event("organization.member_removed", ORG, "{}");
+
+        broker.publish("organization.member_removed", messageId, body);
+        broker.publish("organization.member_removed", messageId, body);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries(messageId) == 2);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> deliveries(messageId) == 2);
+        assertEquals(0, Database.count("select count(*) from webhook_delivery where organization_id = 'org_elsewhere'"));
+        assertEquals(0, broker.count(Broker.DLQ));
+    }
+
+    @Test
+    void should_still_fan_out_once_when_a_sibling_handler_fails_and_the_message_is_retried() {
+        List<String> webhooks = IntStream.range(0, 2).mapToObj(i -> webhook(ORG, "[\"test.sibling_fails\"]", true)).toList();
+        String messageId = Broker.newMessageId();
+        broker.publish("test.sibling_fails", messageId, Broker.event("test.sibling_fails", ORG, "{\"failTimes\":1}"));
+
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                dev.hookfan.support.TestHandlers.FlakyHandler.CALLS.getOrDefault(messageId, List.of()).size() == 2);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> deliveries(messageId) == 2);
+        assertEquals(webhooks.stream().map(w -> DeliveryIds.derive(messageId, w)).collect(Collectors.toSet()),
+                Set.copyOf(RecordingDeliveryRequests.REQUESTED));
+    }
+
+    @Test
+    void should_keep_one_row_per_webhook_when_twenty_copies_arrive_through_the_broker() {
+        webhook(ORG, "[\"*\"]", true);
+        webhook(ORG, "[\"*\"]", true);
+        String messageId = Broker.newMessageId();
+        String body = Broker.event("organization.member_removed", ORG, "{}");
+        for (int i = 0; i < 20; i++) {
+            broker.publish("organization.member_removed", messageId, body);
+        }
+        await().atMost(Duration.ofSeconds(15)).until(() -> deliveries(messageId) == 2 && broker.count(Broker.WORK_QUEUE) == 0);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> deliveries(messageId) == 2);
+        assertEquals(0, broker.count(Broker.DLQ));
+    }
+
+    @Test
+    void should_queue_a_test_delivery_with_a_random_id_to_one_webhook() {
+        String id = webhook(ORG, "[\"a.b\"]", true);
+        webhook(ORG, "[\"*\"]", true);
+        String deliveryId = given().post("/organizations/{org}/webhooks/{id}/test", ORG, id).then().statusCode(202)
+                .body("deliveryId", matchesPattern("[0-9a-f]{32}")).extract().path("deliveryId");
+        assertEquals(1, Database.count("select count(*) from webhook_delivery where organization_id = ?", ORG));
+        assertEquals(1, Database.count("select count(*) from webhook_delivery where id = ? and webhook_id = ?"
+                + " and message_id is null and event_type = 'webhook.test'", deliveryId, id));
+        given().post("/organizations/{org}/webhooks/{id}/test", "org_other", id).then().statusCode(404);
+        assertTrue(RecordingDeliveryRequests.REQUESTED.contains(deliveryId));
+    }
+}
