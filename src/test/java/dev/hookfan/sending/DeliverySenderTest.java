@@ -1,0 +1,287 @@
+package dev.hookfan.sending;
+
+import com.standardwebhooks.Webhook;
+import dev.hookfan.deliveries.DeliveryIds;
+import dev.hookfan.support.Broker;
+import dev.hookfan.support.Database;
+import dev.hookfan.support.Receiver;
+import dev.hookfan.support.Receiver.Answer;
+import dev.hookfan.support.Receiver.Request;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.smallrye.common.vertx.VertxContext;
+import io.vertx.core.Vertx;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@QuarkusTest
+class DeliverySenderTest {
+
+    static final String ORG = "org_sender";
+
+    @Inject
+    DeliverySender sender;
+
+    @Inject
+    Vertx vertx;
+
+    Receiver receiver;
+    Broker broker;
+
+    @BeforeEach
+    void start() {
+        Database.reset();
+        receiver = Receiver.start();
+        broker = Broker.connect();
+    }
+
+    @AfterEach
+    void stop() {
+        receiver.close();
+        broker.close();
+    }
+
+    /** Creates a webhook on the receiver and returns {id, secret}. */
+    String[] webhook(String path) {
+        Response created = given().contentType(ContentType.JSON)
+                .body("{\"url\":\"" + receiver.url(path) + "\",\"eventTypes\":[\"*\"]}")
+                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().response();
+        return new String[]{created.path("id"), created.path("secret")};
+    }
+
+    String publish(String type) {
+        String messageId = Broker.newMessageId();
+        broker.publish(type, messageId, Broker.event(type, ORG, "{\"n\":1}"));
+        return messageId;
+    }
+
+    static String status(String deliveryId) {
+        List<List<Object>> rows = Database.query("select status from webhook_delivery where id = ?", deliveryId);
+        return rows.isEmpty() ? null : (String) rows.get(0).get(0);
+    }
+
+    static long attempts(String deliveryId) {
+        return Database.count("select count(*) from delivery_attempt where delivery_id = ?", deliveryId);
+    }
+
+    static Map<String, List<String>> headersOf(Request request) {
+        return request.headers().entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> List.of(e.getValue())));
+    }
+
+    @Test
+    void should_send_a_signed_delivery_once_that_the_reference_library_verifies() {
+        String[] webhook = webhook("/ok");
+        String messageId = publish("organization.member_removed");
+        String deliveryId = DeliveryIds.derive(messageId, webhook[0]);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(deliveryId)));
+        List<Request> requests = receiver.requests("/ok");
+        assertEquals(1, requests.size());
+        Request request = requests.get(0);
+        assertDoesNotThrow(() -> new Webhook(webhook[1]).verify(request.body(), headersOf(request)));
+        assertEquals(deliveryId, request.header("webhook-id"));
+        assertEquals("organization.member_removed", request.header("hookfan-event-type"));
+        assertEquals(messageId, request.header("hookfan-message-id"));
+        assertTrue(request.header("user-agent").startsWith("Hookfan/"));
+        assertTrue(request.header("content-type").startsWith("application/json"));
+        assertTrue(request.body().contains("\"delivery\":\"" + deliveryId + "\""));
+        assertEquals(Database.query("select payload from webhook_delivery where id = ?", deliveryId).get(0).get(0), request.body());
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(() -> receiver.requests("/ok").size() == 1);
+        given().get("/organizations/{org}/deliveries/{id}", ORG, deliveryId).then().statusCode(200)
+                .body("status", equalTo("delivered")).body("attempts", is(1))
+                .body("attemptHistory[0].responseStatus", is(200))
+                .body("attemptHistory[0].responseBody", equalTo("answered 200"))
+                .body("deliveredAt", notNullValue());
+    }
+
+    @Test
+    void should_retry_a_failed_send_after_the_configured_pause() {
+        String[] webhook = webhook("/flaky");
+        receiver.script("/flaky", Answer.status(500));
+        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "delivered".equals(status(deliveryId)));
+        List<Request> requests = receiver.requests("/flaky");
+        assertEquals(2, requests.size());
+        assertEquals(requests.get(0).header("webhook-id"), requests.get(1).header("webhook-id"));
+        Duration gap = Duration.ofNanos(requests.get(1).atNanos() - requests.get(0).atNanos());
+        assertTrue(gap.compareTo(Duration.ofSeconds(1)) >= 0, gap.toString());
+        given().get("/organizations/{org}/deliveries/{id}", ORG, deliveryId).then()
+                .body("attempts", is(2))
+                .body("attemptHistory.responseStatus", equalTo(List.of(500, 200)));
+    }
+
+    @Test
+    void should_honour_retry_after_within_twice_the_pause() {
+        String[] webhook = webhook("/busy");
+        receiver.script("/busy", new Answer(503, Map.of("Retry-After", "2"), 0));
+        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "delivered".equals(status(deliveryId)));
+        List<Request> requests = receiver.requests("/busy");
+        Duration gap = Duration.ofNanos(requests.get(1).atNanos() - requests.get(0).atNanos());
+        assertTrue(gap.compareTo(Duration.ofSeconds(2)) >= 0, gap.toString());
+    }
+
+    @Test
+    void should_disable_the_webhook_and_cancel_pending_deliveries_on_410() {
+        String[] webhook = webhook("/gone");
+        receiver.script("/gone", Answer.status(410));
+        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status, attempts,"
+                + " next_attempt_at, created_at) values ('e0000000000000000000000000000001', ?, ?, 'a.b', '{}', 'pending', 1,"
+                + " now() + interval '1 hour', now())", webhook[0], ORG);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> "cancelled".equals(status(deliveryId)));
+        assertEquals("cancelled", status("e0000000000000000000000000000001"));
+        given().get("/organizations/{org}/webhooks/{id}", ORG, webhook[0]).then()
+                .body("enabled", is(false)).body("disabledReason", notNullValue());
+    }
+
+    @Test
+    void should_not_follow_a_redirect() {
+        String[] webhook = webhook("/moved");
+        receiver.script("/moved", new Answer(302, Map.of("Location", receiver.url("/elsewhere")), 0));
+        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts(deliveryId) >= 1);
+        assertEquals(302, ((Number) Database.query("select response_status from delivery_attempt where delivery_id = ?"
+                + " and attempt_number = 1", deliveryId).get(0).get(0)).intValue());
+        assertEquals(0, receiver.requests("/elsewhere").size());
+    }
+
+    @Test
+    void should_record_a_timeout_as_a_failed_attempt() {
+        String[] webhook = webhook("/slow");
+        receiver.script("/slow", new Answer(200, Map.of(), 3000));
+        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts(deliveryId) >= 1);
+        List<Object> attempt = Database.query("select response_status, error from delivery_attempt where delivery_id = ?"
+                + " and attempt_number = 1", deliveryId).get(0);
+        assertEquals(null, attempt.get(0));
+        assertTrue(attempt.get(1).toString().toLowerCase().contains("timeout"), attempt.get(1).toString());
+        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(deliveryId)));
+    }
+
+    @Test
+    void should_redeliver_the_same_delivery_with_the_same_id() {
+        String[] webhook = webhook("/again");
+        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
+        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(deliveryId)));
+
+        given().post("/organizations/{org}/deliveries/{id}/redeliver", ORG, deliveryId).then().statusCode(202)
+                .body("deliveryId", equalTo(deliveryId));
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/again").size() == 2
+                && "delivered".equals(status(deliveryId)));
+        List<Request> requests = receiver.requests("/again");
+        assertEquals(requests.get(0).header("webhook-id"), requests.get(1).header("webhook-id"));
+        assertEquals(requests.get(0).body(), requests.get(1).body());
+        assertEquals(2, attempts(deliveryId));
+        given().post("/organizations/{org}/deliveries/{id}/redeliver", "org_other", deliveryId).then().statusCode(404);
+    }
+
+    @Test
+    void should_refuse_to_redeliver_for_a_deleted_webhook() {
+        String[] webhook = webhook("/deleted");
+        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
+        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(deliveryId)));
+        given().delete("/organizations/{org}/webhooks/{id}", ORG, webhook[0]).then().statusCode(204);
+        given().post("/organizations/{org}/deliveries/{id}/redeliver", ORG, deliveryId).then().statusCode(409)
+                .contentType("application/problem+json");
+    }
+
+    @Test
+    void should_sweep_a_pending_delivery_whose_request_message_never_came() {
+        String[] webhook = webhook("/swept");
+        String deliveryId = UUID.randomUUID().toString().replace("-", "");
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status, attempts,"
+                + " next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{\"swept\":true}', 'pending', 0, now(), now())",
+                deliveryId, webhook[0], ORG);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(deliveryId)));
+        assertEquals(1, receiver.requests("/swept").size());
+        assertEquals("{\"swept\":true}", receiver.requests("/swept").get(0).body());
+    }
+
+    @Test
+    void should_send_each_attempt_once_when_claims_race() {
+        String[] webhook = webhook("/race");
+        List<String> ids = IntStream.range(0, 40).mapToObj(i -> UUID.randomUUID().toString().replace("-", "")).toList();
+        for (String id : ids) {
+            // Three fast-path claims race for each; what the per-webhook bound leaves, the poller races for.
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
+                    + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0,"
+                    + " now() + interval '2 seconds', now())", id, webhook[0], ORG);
+        }
+        List<CompletableFuture<Boolean>> claims = ids.stream()
+                .flatMap(id -> IntStream.range(0, 3).mapToObj(copy -> claimOnItsOwnContext(id)))
+                .toList();
+        long started = claims.stream().map(CompletableFuture::join).filter(Boolean::booleanValue).count();
+        assertTrue(started <= ids.size(), "claimed " + started);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> Database.count(
+                "select count(*) from webhook_delivery where webhook_id = ? and status = 'delivered'", webhook[0]) == ids.size());
+        List<String> received = receiver.requests("/race").stream().map(r -> r.header("webhook-id")).toList();
+        assertEquals(ids.size(), received.size());
+        assertEquals(Set.copyOf(ids), Set.copyOf(received));
+        assertFalse(ids.stream().anyMatch(id -> attempts(id) != 1));
+    }
+
+    private CompletableFuture<Boolean> claimOnItsOwnContext(String deliveryId) {
+        CompletableFuture<Boolean> claimed = new CompletableFuture<>();
+        VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext()).runOnContext(ignored ->
+                sender.sendIfClaimable(deliveryId).subscribe().with(claimed::complete, claimed::completeExceptionally));
+        return claimed;
+    }
+
+    @Test
+    void should_sign_with_both_secrets_during_the_rotation_grace() {
+        String[] webhook = webhook("/rotated");
+        String newer = given().post("/organizations/{org}/webhooks/{id}/secret/rotate", ORG, webhook[0])
+                .then().statusCode(200).extract().path("secret");
+        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(deliveryId)));
+        Request request = receiver.requests("/rotated").get(0);
+        assertEquals(2, request.header("webhook-signature").split(" ").length);
+        assertDoesNotThrow(() -> new Webhook(newer).verify(request.body(), headersOf(request)));
+        assertDoesNotThrow(() -> new Webhook(webhook[1]).verify(request.body(), headersOf(request)));
+        assertTrue(request.header("webhook-signature").startsWith(
+                Signatures.sign(newer, deliveryId, Long.parseLong(request.header("webhook-timestamp")), request.body())));
+    }
+
+    @Test
+    void should_disable_a_webhook_whose_deliveries_failed_for_the_configured_time() {
+        String[] webhook = webhook("/down");
+        receiver.script("/down", Answer.status(500));
+        Database.update("update webhook set failing_since = now() - interval '6 days' where id = ?", webhook[0]);
+        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> "cancelled".equals(status(deliveryId)));
+        given().get("/organizations/{org}/webhooks/{id}", ORG, webhook[0]).then()
+                .body("enabled", is(false)).body("disabledReason", notNullValue());
+    }
+}

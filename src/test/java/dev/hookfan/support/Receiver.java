@@ -1,0 +1,98 @@
+package dev.hookfan.support;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+
+/** A real local webhook subscriber: answers each path from a script (then 200), and records what it got. */
+public final class Receiver implements AutoCloseable {
+
+    public record Request(String path, Map<String, String> headers, String body, long atNanos) {
+        public String header(String name) {
+            return headers.get(name.toLowerCase());
+        }
+    }
+
+    public record Answer(int status, Map<String, String> headers, long delayMillis) {
+        public static Answer status(int status) {
+            return new Answer(status, Map.of(), 0);
+        }
+    }
+
+    private final HttpServer server;
+    private final List<Request> requests = new CopyOnWriteArrayList<>();
+    private final Map<String, Queue<Answer>> scripts = new ConcurrentHashMap<>();
+
+    private Receiver(HttpServer server) {
+        this.server = server;
+    }
+
+    public static Receiver start() {
+        try {
+            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
+            Receiver receiver = new Receiver(server);
+            server.createContext("/", receiver::handle);
+            server.setExecutor(Executors.newFixedThreadPool(32));
+            server.start();
+            return receiver;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public String url(String path) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+    }
+
+    /** The next requests to this path get these answers, in order; after them, 200. */
+    public void script(String path, Answer... answers) {
+        scripts.computeIfAbsent(path, p -> new ConcurrentLinkedQueue<>()).addAll(List.of(answers));
+    }
+
+    public List<Request> requests(String path) {
+        return requests.stream().filter(request -> request.path().equals(path)).toList();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        Map<String, String> headers = new HashMap<>();
+        exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), String.join(",", values)));
+        String path = exchange.getRequestURI().getPath();
+        requests.add(new Request(path, headers, body, System.nanoTime()));
+        Queue<Answer> script = scripts.get(path);
+        Answer answer = script == null || script.isEmpty() ? Answer.status(200) : script.poll();
+        if (answer.delayMillis() > 0) {
+            try {
+                Thread.sleep(answer.delayMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        answer.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+        byte[] reply = ("answered " + answer.status()).getBytes(StandardCharsets.UTF_8);
+        try {
+            exchange.sendResponseHeaders(answer.status(), reply.length);
+            exchange.getResponseBody().write(reply);
+        } catch (IOException clientGaveUp) {
+            // the sender timed out first; that is what some tests want
+        } finally {
+            exchange.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
