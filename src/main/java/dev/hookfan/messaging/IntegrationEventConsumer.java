@@ -1,5 +1,6 @@
 package dev.hookfan.messaging;
 
+import dev.hookfan.events.HandlersFailedException;
 import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.events.IntegrationEventContext;
 import dev.hookfan.events.IntegrationEventDispatcher;
@@ -93,7 +94,7 @@ public class IntegrationEventConsumer {
 
     private Uni<Void> settleFailure(byte[] body, IncomingRabbitMQMetadata metadata, int attempt, Throwable failure) {
         String messageId = metadata.getMessageId().orElse("(none)");
-        if (failure instanceof MalformedEventException) {
+        if (isPermanent(failure)) {
             LOG.warnf("Dead-lettering malformed message %s: %s", messageId, failure.getMessage());
             metrics.counter("hookfan.events.dead_lettered", "reason", "malformed").increment();
             return copies.toDeadLetterQueue(body, metadata, attempt, "malformed: " + failure.getMessage());
@@ -107,6 +108,13 @@ public class IntegrationEventConsumer {
         LOG.warnf("Dead-lettering message %s after %d attempts: %s", messageId, attempt, failure.getMessage());
         metrics.counter("hookfan.events.dead_lettered", "reason", "retries_exhausted").increment();
         return copies.toDeadLetterQueue(body, metadata, attempt, failure.getMessage());
+    }
+
+    /** Retrying cannot fix a message the contract rejects, whether the parser or a handler found it out. */
+    private static boolean isPermanent(Throwable failure) {
+        return failure instanceof MalformedEventException
+                || failure instanceof HandlersFailedException failed
+                && failed.failures().stream().allMatch(handler -> handler.cause() instanceof MalformedEventException);
     }
 
     private static int previousAttempts(IncomingRabbitMQMetadata metadata) {
