@@ -1,0 +1,41 @@
+package dev.hookfan.sending;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Gauges of what is still to send: the pending count and the age of the oldest pending delivery. */
+@ApplicationScoped
+class DeliveryBacklog {
+
+    private static final String QUERY = "select count(*) as pending,"
+            + " coalesce(extract(epoch from now() - min(created_at)), 0)::bigint as oldest_seconds"
+            + " from webhook_delivery where status = 'pending'";
+
+    private final Pool pool;
+    private final AtomicLong pending = new AtomicLong();
+    private final AtomicLong oldestSeconds = new AtomicLong();
+
+    DeliveryBacklog(Pool pool, MeterRegistry metrics) {
+        this.pool = pool;
+        metrics.gauge("hookfan.deliveries.pending", pending);
+        metrics.gauge("hookfan.deliveries.oldest_pending_seconds", oldestSeconds);
+    }
+
+    @Scheduled(every = "15s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> measure() {
+        return pool.query(QUERY).execute()
+                .invoke(rows -> {
+                    Row row = rows.iterator().next();
+                    pending.set(row.getLong("pending"));
+                    oldestSeconds.set(row.getLong("oldest_seconds"));
+                })
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
+    }
+}
