@@ -25,6 +25,12 @@ public record Problem(String type, String title, int status, String detail, List
         return new Problem(TYPE_BASE + "validation", "Bad Request", 400, detail, List.copyOf(errors));
     }
 
+    /** 422: well-formed, but refused for what it points at (a webhook URL's address). */
+    public static Problem unprocessable(String slug, FieldError error) {
+        return new Problem(TYPE_BASE + slug, "Unprocessable Content", 422, error.field() + ": " + error.message(),
+                List.of(error));
+    }
+
     public Response toResponse() {
         return Response.status(status).type(MEDIA_TYPE).entity(this).build();
     }

@@ -1,6 +1,7 @@
 package dev.hookfan.deliveries;
 
 import dev.hookfan.api.ApiException;
+import dev.hookfan.api.NotFound;
 import dev.hookfan.api.OrganizationIds;
 import dev.hookfan.api.Problem;
 import dev.hookfan.webhooks.Webhook;
@@ -80,9 +81,9 @@ public class DeliveryResource {
     private Uni<WebhookDelivery> owned(String organizationId, String deliveryId) {
         OrganizationIds.require(organizationId);
         if (deliveryId == null || !DELIVERY_ID.matcher(deliveryId).matches()) {
-            return Uni.createFrom().failure(ApiException.notFound("No such delivery in this organization"));
+            return Uni.createFrom().failure(NotFound.delivery());
         }
         return deliveries.findOwned(organizationId, deliveryId)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("No delivery " + deliveryId + " in this organization"));
+                .onItem().ifNull().failWith(() -> NotFound.delivery());
     }
 }

@@ -1,6 +1,7 @@
 package dev.hookfan.deliveries;
 
 import dev.hookfan.api.ApiException;
+import dev.hookfan.api.NotFound;
 import dev.hookfan.api.Cursor;
 import dev.hookfan.api.OrganizationIds;
 import dev.hookfan.api.Page;
@@ -49,10 +50,10 @@ public class WebhookDeliveriesResource {
     static Uni<Webhook> owned(WebhookRepository webhooks, String organizationId, String webhookId) {
         OrganizationIds.require(organizationId);
         if (webhookId == null || !DeliveryResource.DELIVERY_ID.matcher(webhookId).matches()) {
-            return Uni.createFrom().failure(ApiException.notFound("No such webhook in this organization"));
+            return Uni.createFrom().failure(NotFound.webhook());
         }
         return webhooks.findOwned(organizationId, webhookId)
-                .onItem().ifNull().failWith(() -> ApiException.notFound("No webhook " + webhookId + " in this organization"));
+                .onItem().ifNull().failWith(() -> NotFound.webhook());
     }
 
     private static DeliveryStatus status(String status) {

@@ -1,6 +1,7 @@
 package dev.hookfan.sending;
 
 import dev.hookfan.deliveries.DeliveryConfig;
+import dev.hookfan.webhooks.WebhookTargets;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.scheduler.Scheduled;
@@ -52,6 +53,7 @@ public class DeliverySender {
     private static final String RELEASE = "update webhook_delivery set lease_until = null where id = $1";
 
     private final Pool pool;
+    private final WebhookTargets targets;
     private final WebClient client;
     private final DeliveryConfig config;
     private final NextAttempt nextAttempt;
@@ -62,8 +64,10 @@ public class DeliverySender {
     private final long leaseMillis;
 
     DeliverySender(Pool pool, Vertx vertx, DeliveryConfig config, AttemptRecorder recorder, MeterRegistry metrics,
+                   WebhookTargets targets,
                    @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.pool = pool;
+        this.targets = targets;
         this.config = config;
         this.recorder = recorder;
         this.metrics = metrics;
@@ -149,13 +153,25 @@ public class DeliverySender {
     }
 
     private Uni<AttemptOutcome> attempt(ClaimedDelivery claimed) {
+        // Vetted again at every send, and the vetted address is the one connected to: DNS cannot rebind in between.
+        return targets.vet(claimed.url()).chain(target -> target.allowed()
+                ? post(claimed, target.address())
+                : Uni.createFrom().item(new AttemptOutcome(Instant.now(), 0, null, null,
+                        "refused before connecting: " + target.refusal(), null)));
+    }
+
+    private Uni<AttemptOutcome> post(ClaimedDelivery claimed, java.net.InetAddress address) {
         Instant started = Instant.now();
         long timestamp = started.getEpochSecond();
         long startNanos = System.nanoTime();
         if (claimed.secrets().isEmpty()) {
             return Uni.createFrom().item(new AttemptOutcome(started, 0, null, null, "webhook has no valid signing secret", null));
         }
-        var request = client.postAbs(claimed.url())
+        java.net.URI uri = java.net.URI.create(claimed.url());
+        int port = dev.hookfan.webhooks.UrlPolicy.port(uri);
+        // Connect to the vetted address; the Host header and TLS SNI still come from the URL.
+        var request = client.requestAbs(io.vertx.core.http.HttpMethod.POST,
+                        io.vertx.mutiny.core.net.SocketAddress.inetSocketAddress(port, address.getHostAddress()), claimed.url())
                 .timeout(config.timeout().toMillis())
                 .putHeader(HttpHeaders.CONTENT_TYPE.toString(), "application/json")
                 .putHeader(HttpHeaders.USER_AGENT.toString(), userAgent)

@@ -30,12 +30,50 @@ public final class UrlPolicy {
         if (uri.getRawUserInfo() != null) {
             return Optional.of("must not contain user information");
         }
-        if (uri.getHost() == null || uri.getHost().isEmpty()) {
+        if (host(uri) == null) {
             return Optional.of("must have a host");
         }
         if (uri.getRawFragment() != null) {
             return Optional.of("must not contain a fragment");
         }
         return Optional.empty();
+    }
+
+    /**
+     * The URL's host. java.net.URI gives none for numeric forms such as 127.1 or 0x7f.0.0.1, which HTTP
+     * clients still connect to, so those are read from the authority here and vetted like any address.
+     */
+    public static String host(URI uri) {
+        if (uri.getHost() != null && !uri.getHost().isEmpty()) {
+            return uri.getHost();
+        }
+        String authority = uri.getRawAuthority();
+        if (authority == null || authority.contains("@")) {
+            return null;
+        }
+        int colon = authority.lastIndexOf(':');
+        String host = colon >= 0 && !authority.endsWith("]") ? authority.substring(0, colon) : authority;
+        try {
+            return AddressPolicy.numericHost(host).isPresent() ? host : null;
+        } catch (java.net.UnknownHostException e) {
+            return null;
+        }
+    }
+
+    /** The URL's port, or the scheme's default. */
+    public static int port(URI uri) {
+        if (uri.getPort() != -1) {
+            return uri.getPort();
+        }
+        String authority = uri.getRawAuthority();
+        int colon = authority == null ? -1 : authority.lastIndexOf(':');
+        if (colon >= 0 && !authority.endsWith("]")) {
+            try {
+                return Integer.parseInt(authority.substring(colon + 1));
+            } catch (NumberFormatException ignored) {
+                // fall through to the default
+            }
+        }
+        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
     }
 }

@@ -2,6 +2,7 @@ package dev.hookfan.webhooks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookfan.api.ApiException;
+import dev.hookfan.api.NotFound;
 import dev.hookfan.api.Cursor;
 import dev.hookfan.api.OrganizationIds;
 import dev.hookfan.api.Page;
@@ -48,11 +49,23 @@ public class WebhookResource {
     private final WebhookRepository webhooks;
     private final WebhookLimits limits;
     private final WebhooksConfig config;
+    private final WebhookTargets targets;
 
-    WebhookResource(WebhookRepository webhooks, WebhookLimits limits, WebhooksConfig config) {
+    WebhookResource(WebhookRepository webhooks, WebhookLimits limits, WebhooksConfig config, WebhookTargets targets) {
         this.webhooks = webhooks;
         this.limits = limits;
         this.config = config;
+        this.targets = targets;
+    }
+
+    /** Refuses a URL whose host resolves to an address webhooks may not reach (422 naming url). */
+    private Uni<WebhookSpec> safe(WebhookSpec spec) {
+        return targets.vet(spec.url()).map(target -> {
+            if (!target.allowed()) {
+                throw new ApiException(Problem.unprocessable("unsafe-url", new Problem.FieldError("url", target.refusal())));
+            }
+            return spec;
+        });
     }
 
     @POST
@@ -61,12 +74,14 @@ public class WebhookResource {
     @Operation(summary = "Subscribe a URL; the response carries the signing secret")
     @APIResponse(responseCode = "201", description = "Created, with its secret",
             content = @Content(schema = @Schema(implementation = WebhookView.class)))
+    @APIResponse(responseCode = "422", description = "The URL's host resolves to an address webhooks may not reach",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = "The organization has reached its webhook limit",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> create(@PathParam("organizationId") String organizationId, JsonNode body, @Context UriInfo uri) {
         OrganizationIds.require(organizationId);
         WebhookSpec spec = WebhookRequests.full(body);
-        return webhooks.lockOrganization(organizationId)
+        return safe(spec).chain(() -> webhooks.lockOrganization(organizationId))
                 // One session, so one statement at a time: no Uni.combine here.
                 .chain(() -> limits.maxWebhooks(organizationId))
                 .call(limit -> webhooks.countOf(organizationId).invoke(count -> {
@@ -122,6 +137,7 @@ public class WebhookResource {
                                     JsonNode body) {
         WebhookSpec spec = WebhookRequests.full(body);
         return owned(organizationId, id)
+                .call(webhook -> safe(spec))
                 .invoke(webhook -> webhook.apply(spec, Cursor.now()))
                 .map(WebhookView::of);
     }
@@ -134,7 +150,8 @@ public class WebhookResource {
     public Uni<WebhookView> patch(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
                                   JsonNode patch) {
         return owned(organizationId, id)
-                .invoke(webhook -> webhook.apply(WebhookRequests.merge(webhook, patch), Cursor.now()))
+                .call(webhook -> safe(WebhookRequests.merge(webhook, patch))
+                        .invoke(spec -> webhook.apply(spec, Cursor.now())))
                 .map(WebhookView::of);
     }
 
@@ -182,14 +199,14 @@ public class WebhookResource {
     Uni<Webhook> owned(String organizationId, String id) {
         OrganizationIds.require(organizationId);
         if (id == null || !WEBHOOK_ID.matcher(id).matches()) {
-            return Uni.createFrom().failure(ApiException.notFound("No such webhook in this organization"));
+            return Uni.createFrom().failure(NotFound.webhook());
         }
         return webhooks.findOwned(organizationId, id)
                 .onItem().ifNull().failWith(() -> notFound(id));
     }
 
     private static ApiException notFound(String id) {
-        return ApiException.notFound("No webhook " + id + " in this organization");
+        return NotFound.webhook();
     }
 
     private static WebhookSecret newSecret(String webhookId, java.time.Instant now) {

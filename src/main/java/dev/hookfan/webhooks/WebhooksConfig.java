@@ -4,6 +4,8 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 @ConfigMapping(prefix = "hookfan.webhooks")
 public interface WebhooksConfig {
@@ -15,4 +17,11 @@ public interface WebhooksConfig {
     /** How long a rotated-out secret keeps signing, so subscribers can switch without losing deliveries. */
     @WithDefault("24H")
     Duration secretRotationGrace();
+
+    /** Lets webhooks reach loopback, private and other internal addresses: for trusted targets and tests only. */
+    @WithDefault("false")
+    boolean allowPrivateAddresses();
+
+    /** Internal ranges webhooks may reach although they are blocked by default, e.g. 10.20.0.0/16. */
+    Optional<List<String>> allowedCidrs();
 }

@@ -51,13 +51,13 @@ class WebhookResourceTest {
 
     @Test
     void should_create_a_webhook_with_its_secret_and_location() {
-        Response response = create(ORG, "{\"url\":\"https://example.com/hooks\",\"eventTypes\":[\"organization.member_removed\","
+        Response response = create(ORG, "{\"url\":\"https://localhost/hooks\",\"eventTypes\":[\"organization.member_removed\","
                 + "\"organization.member_removed\",\"billing.entitlements_updated\"],\"description\":\"ops\"}");
         response.then().statusCode(201)
                 .header("Location", containsString("/organizations/org_api/webhooks/"))
                 .body("id", matchesPattern("[0-9a-f]{32}"))
                 .body("organizationId", equalTo(ORG))
-                .body("url", equalTo("https://example.com/hooks"))
+                .body("url", equalTo("https://localhost/hooks"))
                 .body("eventTypes", equalTo(List.of("organization.member_removed", "billing.entitlements_updated")))
                 .body("description", equalTo("ops"))
                 .body("enabled", is(true))
@@ -71,7 +71,7 @@ class WebhookResourceTest {
 
     @Test
     void should_show_the_secret_only_in_create_secret_and_rotate() {
-        String created = create(ORG, "{\"url\":\"https://example.com/a\",\"eventTypes\":[\"*\"]}").then().statusCode(201)
+        String created = create(ORG, "{\"url\":\"https://localhost/a\",\"eventTypes\":[\"*\"]}").then().statusCode(201)
                 .extract().path("secret");
         String id = given().get(BASE, ORG).then().statusCode(200)
                 .body("items[0]", not(hasKey("secret"))).extract().path("items[0].id");
@@ -83,7 +83,7 @@ class WebhookResourceTest {
 
     @Test
     void should_answer_404_for_another_organizations_webhook() {
-        String id = createdId(ORG, "https://example.com/a", "[\"*\"]");
+        String id = createdId(ORG, "https://localhost/a", "[\"*\"]");
         for (String path : List.of(BASE + "/{id}", BASE + "/{id}/secret")) {
             given().get(path, "org_other", id).then().statusCode(404)
                     .contentType("application/problem+json").body("status", is(404));
@@ -97,23 +97,23 @@ class WebhookResourceTest {
 
     @Test
     void should_replace_with_put_and_merge_with_patch() {
-        String id = createdId(ORG, "https://example.com/a", "[\"a.b\"]");
-        given().contentType(ContentType.JSON).body("{\"url\":\"https://example.com/b\",\"eventTypes\":[\"c.d\"],\"enabled\":false}")
+        String id = createdId(ORG, "https://localhost/a", "[\"a.b\"]");
+        given().contentType(ContentType.JSON).body("{\"url\":\"https://localhost/b\",\"eventTypes\":[\"c.d\"],\"enabled\":false}")
                 .put(BASE + "/{id}", ORG, id).then().statusCode(200)
-                .body("url", equalTo("https://example.com/b")).body("eventTypes", equalTo(List.of("c.d")))
+                .body("url", equalTo("https://localhost/b")).body("eventTypes", equalTo(List.of("c.d")))
                 .body("enabled", is(false)).body("description", nullValue());
         given().contentType("application/merge-patch+json").body("{\"enabled\":true,\"description\":\"kept\"}")
                 .patch(BASE + "/{id}", ORG, id).then().statusCode(200)
-                .body("url", equalTo("https://example.com/b")).body("enabled", is(true)).body("description", equalTo("kept"));
+                .body("url", equalTo("https://localhost/b")).body("enabled", is(true)).body("description", equalTo("kept"));
         given().contentType(ContentType.JSON).body("{\"description\":null}")
                 .patch(BASE + "/{id}", ORG, id).then().statusCode(200).body("description", nullValue());
-        given().contentType(ContentType.JSON).body("{\"url\":\"https://example.com/c\"}").put(BASE + "/{id}", ORG, id)
+        given().contentType(ContentType.JSON).body("{\"url\":\"https://localhost/c\"}").put(BASE + "/{id}", ORG, id)
                 .then().statusCode(400).body("errors.field", hasItem("eventTypes"));
     }
 
     @Test
     void should_delete_and_cancel_pending_deliveries_keeping_their_history() {
-        String id = createdId(ORG, "https://example.com/a", "[\"*\"]");
+        String id = createdId(ORG, "https://localhost/a", "[\"*\"]");
         Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status, attempts,"
                 + " next_attempt_at, created_at) values ('d0000000000000000000000000000001', ?, ?, 'a.b', '{}', 'pending', 0,"
                 + " now() + interval '1 hour', now())", id, ORG);
@@ -127,9 +127,9 @@ class WebhookResourceTest {
     void should_paginate_in_creation_order_without_duplicates_or_gaps() {
         List<String> created = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
-            created.add(createdId(ORG, "https://example.com/" + i, "[\"*\"]"));
+            created.add(createdId(ORG, "https://localhost/" + i, "[\"*\"]"));
         }
-        createdId("org_other", "https://example.com/other", "[\"*\"]");
+        createdId("org_other", "https://localhost/other", "[\"*\"]");
         List<String> seen = new ArrayList<>();
         String after = null;
         int pages = 0;
@@ -158,20 +158,20 @@ class WebhookResourceTest {
                 Map.entry("{\"eventTypes\":[\"a.b\"]}", "url"),
                 Map.entry("{\"url\":\"ftp://example.com\",\"eventTypes\":[\"a.b\"]}", "url"),
                 Map.entry("{\"url\":\"/relative\",\"eventTypes\":[\"a.b\"]}", "url"),
-                Map.entry("{\"url\":\"https://user:pw@example.com\",\"eventTypes\":[\"a.b\"]}", "url"),
-                Map.entry("{\"url\":\"https://example.com/#frag\",\"eventTypes\":[\"a.b\"]}", "url"),
-                Map.entry("{\"url\":\"https://example.com/" + "x".repeat(2050) + "\",\"eventTypes\":[\"a.b\"]}", "url"),
+                Map.entry("{\"url\":\"https://user:pw@localhost\",\"eventTypes\":[\"a.b\"]}", "url"),
+                Map.entry("{\"url\":\"https://localhost/#frag\",\"eventTypes\":[\"a.b\"]}", "url"),
+                Map.entry("{\"url\":\"https://localhost/" + "x".repeat(2050) + "\",\"eventTypes\":[\"a.b\"]}", "url"),
                 Map.entry("{\"url\":42,\"eventTypes\":[\"a.b\"]}", "url"),
-                Map.entry("{\"url\":\"https://example.com\"}", "eventTypes"),
-                Map.entry("{\"url\":\"https://example.com\",\"eventTypes\":[]}", "eventTypes"),
-                Map.entry("{\"url\":\"https://example.com\",\"eventTypes\":\"a.b\"}", "eventTypes"),
-                Map.entry("{\"url\":\"https://example.com\",\"eventTypes\":[\"a.b\",\"a.b\",\"Bad.Type\"]}", "eventTypes[2]"),
-                Map.entry("{\"url\":\"https://example.com\",\"eventTypes\":[\"nodot\"]}", "eventTypes[0]"),
-                Map.entry("{\"url\":\"https://example.com\",\"eventTypes\":[\"a.b\",\"*\"]}", "eventTypes[1]"),
-                Map.entry("{\"url\":\"https://example.com\",\"eventTypes\":[\"a.b\",7]}", "eventTypes[1]"),
-                Map.entry("{\"url\":\"https://example.com\",\"eventTypes\":[\"a.b\"],\"description\":\"" + "d".repeat(501) + "\"}", "description"),
-                Map.entry("{\"url\":\"https://example.com\",\"eventTypes\":[\"a.b\"],\"enabled\":\"yes\"}", "enabled"),
-                Map.entry("{\"url\":\"https://example.com\",\"eventTypes\":[\"a.b\"],\"secret\":\"mine\"}", "secret"),
+                Map.entry("{\"url\":\"https://localhost\"}", "eventTypes"),
+                Map.entry("{\"url\":\"https://localhost\",\"eventTypes\":[]}", "eventTypes"),
+                Map.entry("{\"url\":\"https://localhost\",\"eventTypes\":\"a.b\"}", "eventTypes"),
+                Map.entry("{\"url\":\"https://localhost\",\"eventTypes\":[\"a.b\",\"a.b\",\"Bad.Type\"]}", "eventTypes[2]"),
+                Map.entry("{\"url\":\"https://localhost\",\"eventTypes\":[\"nodot\"]}", "eventTypes[0]"),
+                Map.entry("{\"url\":\"https://localhost\",\"eventTypes\":[\"a.b\",\"*\"]}", "eventTypes[1]"),
+                Map.entry("{\"url\":\"https://localhost\",\"eventTypes\":[\"a.b\",7]}", "eventTypes[1]"),
+                Map.entry("{\"url\":\"https://localhost\",\"eventTypes\":[\"a.b\"],\"description\":\"" + "d".repeat(501) + "\"}", "description"),
+                Map.entry("{\"url\":\"https://localhost\",\"eventTypes\":[\"a.b\"],\"enabled\":\"yes\"}", "enabled"),
+                Map.entry("{\"url\":\"https://localhost\",\"eventTypes\":[\"a.b\"],\"secret\":\"mine\"}", "secret"),
                 Map.entry("[1,2]", "body"));
         cases.forEach((body, field) -> create(ORG, body).then().statusCode(400)
                 .contentType("application/problem+json")
@@ -179,7 +179,7 @@ class WebhookResourceTest {
                 .body("detail", notNullValue())
                 .body("errors.field", hasItem(field)));
         String types = "[" + String.join(",", java.util.stream.IntStream.range(0, 101).mapToObj(i -> "\"t.e" + i + "\"").toList()) + "]";
-        create(ORG, "{\"url\":\"https://example.com\",\"eventTypes\":" + types + "}").then().statusCode(400)
+        create(ORG, "{\"url\":\"https://localhost\",\"eventTypes\":" + types + "}").then().statusCode(400)
                 .body("errors.field", hasItem("eventTypes"));
         assertEquals(0, Database.count("select count(*) from webhook"));
     }
@@ -196,16 +196,16 @@ class WebhookResourceTest {
     void should_refuse_a_webhook_over_the_organization_limit() {
         Database.update("insert into organization_entitlements (organization_id, limits, max_webhooks, updated_at, received_at)"
                 + " values (?, '{\"maxWebhooks\":2}', 2, now(), now())", "org_small");
-        createdId("org_small", "https://example.com/1", "[\"*\"]");
-        createdId("org_small", "https://example.com/2", "[\"*\"]");
-        create("org_small", "{\"url\":\"https://example.com/3\",\"eventTypes\":[\"*\"]}").then().statusCode(409)
+        createdId("org_small", "https://localhost/1", "[\"*\"]");
+        createdId("org_small", "https://localhost/2", "[\"*\"]");
+        create("org_small", "{\"url\":\"https://localhost/3\",\"eventTypes\":[\"*\"]}").then().statusCode(409)
                 .contentType("application/problem+json").body("type", containsString("webhook-limit-reached"));
         assertEquals(2, Database.count("select count(*) from webhook where organization_id = 'org_small'"));
     }
 
     @Test
     void should_keep_the_previous_secret_valid_for_the_grace_after_rotation() {
-        Response created = create(ORG, "{\"url\":\"https://example.com/a\",\"eventTypes\":[\"*\"]}");
+        Response created = create(ORG, "{\"url\":\"https://localhost/a\",\"eventTypes\":[\"*\"]}");
         String id = created.path("id");
         String first = created.path("secret");
         String second = given().post(BASE + "/{id}/secret/rotate", ORG, id).then().statusCode(200)

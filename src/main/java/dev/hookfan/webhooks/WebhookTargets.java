@@ -1,0 +1,58 @@
+package dev.hookfan.webhooks;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Resolves a webhook URL's host and vets every address it resolves to, at create/update and again at every
+ * send. The lookup runs on a worker thread and its result comes back on the caller's Vert.x context.
+ */
+@ApplicationScoped
+public class WebhookTargets {
+
+    private final Vertx vertx;
+    private final AddressPolicy policy;
+
+    WebhookTargets(Vertx vertx, WebhooksConfig config) {
+        this.vertx = vertx;
+        this.policy = new AddressPolicy(config.allowPrivateAddresses(), config.allowedCidrs().orElse(List.of()));
+    }
+
+    /** A vetted address to connect to, or the reason there is none. */
+    public record Target(InetAddress address, String refusal) {
+        public boolean allowed() {
+            return refusal == null;
+        }
+    }
+
+    public Uni<Target> vet(String url) {
+        String host = UrlPolicy.host(URI.create(url));
+        return vertx.executeBlocking(Uni.createFrom().item(() -> decide(host)), false);
+    }
+
+    private Target decide(String host) {
+        List<InetAddress> addresses;
+        try {
+            Optional<InetAddress> numeric = AddressPolicy.numericHost(host);
+            addresses = numeric.isPresent() ? List.of(numeric.get()) : Arrays.asList(InetAddress.getAllByName(host));
+        } catch (UnknownHostException e) {
+            return new Target(null, "host " + host + " does not resolve");
+        }
+        for (InetAddress address : addresses) {
+            Optional<String> problem = policy.problemWith(address);
+            if (problem.isPresent()) {
+                // Any blocked address refuses the host: a resolver may hand out another one next time.
+                return new Target(null, "host " + host + " " + problem.get());
+            }
+        }
+        return new Target(addresses.get(0), null);
+    }
+}
