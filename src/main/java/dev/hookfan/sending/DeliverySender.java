@@ -54,6 +54,7 @@ public class DeliverySender {
 
     private final Pool pool;
     private final WebhookTargets targets;
+    private final dev.hookfan.webhooks.SecretCipher cipher;
     private final WebClient client;
     private final DeliveryConfig config;
     private final NextAttempt nextAttempt;
@@ -64,10 +65,11 @@ public class DeliverySender {
     private final long leaseMillis;
 
     DeliverySender(Pool pool, Vertx vertx, DeliveryConfig config, AttemptRecorder recorder, MeterRegistry metrics,
-                   WebhookTargets targets,
+                   WebhookTargets targets, dev.hookfan.webhooks.SecretCipher cipher,
                    @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.pool = pool;
         this.targets = targets;
+        this.cipher = cipher;
         this.config = config;
         this.recorder = recorder;
         this.metrics = metrics;
@@ -177,7 +179,8 @@ public class DeliverySender {
                 .putHeader(HttpHeaders.USER_AGENT.toString(), userAgent)
                 .putHeader("webhook-id", claimed.id())
                 .putHeader("webhook-timestamp", Long.toString(timestamp))
-                .putHeader("webhook-signature", Signatures.header(claimed.secrets(), claimed.id(), timestamp, claimed.payload()))
+                .putHeader("webhook-signature", Signatures.header(claimed.secrets().stream().map(cipher::open).toList(),
+                        claimed.id(), timestamp, claimed.payload()))
                 .putHeader("hookfan-event-type", claimed.eventType());
         if (claimed.messageId() != null) {
             request.putHeader("hookfan-message-id", claimed.messageId());

@@ -50,8 +50,11 @@ public class WebhookResource {
     private final WebhookLimits limits;
     private final WebhooksConfig config;
     private final WebhookTargets targets;
+    private final SecretCipher cipher;
 
-    WebhookResource(WebhookRepository webhooks, WebhookLimits limits, WebhooksConfig config, WebhookTargets targets) {
+    WebhookResource(WebhookRepository webhooks, WebhookLimits limits, WebhooksConfig config, WebhookTargets targets,
+                    SecretCipher cipher) {
+        this.cipher = cipher;
         this.webhooks = webhooks;
         this.limits = limits;
         this.config = config;
@@ -103,10 +106,10 @@ public class WebhookResource {
         webhook.createdAt = now;
         webhook.enabled = spec.enabled();
         webhook.apply(spec, now);
-        WebhookSecret secret = newSecret(webhook.id, now);
+        String plain = SecretGenerator.newSecret();
         return webhooks.persist(webhook)
-                .chain(() -> secret.persist())
-                .map(ignored -> WebhookView.withSecret(webhook, secret.secret));
+                .chain(() -> sealed(webhook.id, plain, now).persist())
+                .map(ignored -> WebhookView.withSecret(webhook, plain));
     }
 
     @GET
@@ -178,7 +181,7 @@ public class WebhookResource {
     public Uni<WebhookView.SecretView> secret(@PathParam("organizationId") String organizationId, @PathParam("id") String id) {
         return owned(organizationId, id)
                 .chain(webhook -> webhooks.currentSecret(webhook.id))
-                .map(secret -> new WebhookView.SecretView(secret.secret));
+                .map(secret -> new WebhookView.SecretView(cipher.open(secret.secret)));
     }
 
     @POST
@@ -187,12 +190,13 @@ public class WebhookResource {
     @Operation(summary = "Issue a new secret; the previous one keeps signing for hookfan.webhooks.secret-rotation-grace")
     public Uni<WebhookView.SecretView> rotate(@PathParam("organizationId") String organizationId, @PathParam("id") String id) {
         var now = Cursor.now();
+        String plain = SecretGenerator.newSecret();
         return owned(organizationId, id)
                 .call(webhook -> webhooks.deleteExpiredSecrets(webhook.id, now))
                 .call(webhook -> WebhookSecret.update("expiresAt = ?1 where webhookId = ?2 and expiresAt is null",
                         now.plus(config.secretRotationGrace()), webhook.id))
-                .chain(webhook -> newSecret(webhook.id, now).<WebhookSecret>persist())
-                .map(secret -> new WebhookView.SecretView(secret.secret));
+                .chain(webhook -> sealed(webhook.id, plain, now).persist())
+                .map(ignored -> new WebhookView.SecretView(plain));
     }
 
     /** The webhook, or a 404 that says the same whether it is missing or another organization's. */
@@ -209,10 +213,10 @@ public class WebhookResource {
         return NotFound.webhook();
     }
 
-    private static WebhookSecret newSecret(String webhookId, java.time.Instant now) {
+    private WebhookSecret sealed(String webhookId, String plain, java.time.Instant now) {
         WebhookSecret secret = new WebhookSecret();
         secret.webhookId = webhookId;
-        secret.secret = SecretGenerator.newSecret();
+        secret.secret = cipher.seal(plain);
         secret.createdAt = now;
         return secret;
     }

@@ -37,7 +37,8 @@ class SecurityTest {
         public Map<String, String> getConfigOverrides() {
             return Map.of("hookfan.auth.enabled", "true",
                     "hookfan.webhooks.allow-private-addresses", "false",
-                    "hookfan.webhooks.allowed-cidrs", "10.20.0.0/16");
+                    "hookfan.webhooks.allowed-cidrs", "10.20.0.0/16,127.0.0.2/32",
+                    "hookfan.secrets.encryption-key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
         }
     }
 
@@ -145,6 +146,29 @@ class SecurityTest {
         as(org).contentType(ContentType.JSON).body("{\"url\":\"http://169.254.169.254/latest\"}")
                 .patch("/organizations/{org}/webhooks/{id}", "org_a", id).then().statusCode(422);
         as(org).get("/organizations/{org}/webhooks/{id}", "org_a", id).then().body("url", equalTo(PUBLIC_URL));
+    }
+
+    @Test
+    void should_keep_secrets_encrypted_at_rest_and_still_sign_with_them() {
+        try (Receiver receiver = Receiver.start("127.0.0.2")) {
+            var created = as(token("org_a")).contentType(ContentType.JSON)
+                    .body("{\"url\":\"" + receiver.url("/sealed") + "\",\"eventTypes\":[\"*\"]}")
+                    .post("/organizations/{org}/webhooks", "org_a").then().statusCode(201).extract().response();
+            String id = created.path("id");
+            String secret = created.path("secret");
+            String stored = (String) Database.query("select secret from webhook_secret where webhook_id = ?", id).get(0).get(0);
+            assertTrue(stored.startsWith("enc:v1:") && !stored.contains(secret.substring(6)), stored);
+            as(token("org_a")).get("/organizations/{org}/webhooks/{id}/secret", "org_a", id).then().body("secret", equalTo(secret));
+
+            String deliveryId = as(token("org_a")).post("/organizations/{org}/webhooks/{id}/test", "org_a", id)
+                    .then().statusCode(202).extract().path("deliveryId");
+            await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/sealed").size() == 1);
+            Receiver.Request request = receiver.requests("/sealed").get(0);
+            assertEquals(deliveryId, request.header("webhook-id"));
+            Map<String, List<String>> headers = new java.util.HashMap<>();
+            request.headers().forEach((name, value) -> headers.put(name, List.of(value)));
+            org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> new com.standardwebhooks.Webhook(secret).verify(request.body(), headers));
+        }
     }
 
     @Test

@@ -39,8 +39,12 @@ public final class Receiver implements AutoCloseable {
     }
 
     public static Receiver start() {
+        return start("127.0.0.1");
+    }
+
+    public static Receiver start(String address) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
+            HttpServer server = HttpServer.create(new InetSocketAddress(address, 0), 200);
             Receiver receiver = new Receiver(server);
             server.createContext("/", receiver::handle);
             server.setExecutor(Executors.newFixedThreadPool(32));
@@ -52,7 +56,7 @@ public final class Receiver implements AutoCloseable {
     }
 
     public String url(String path) {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+        return "http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort() + path;
     }
 
     /** The next requests to this path get these answers, in order; after them, 200. */
