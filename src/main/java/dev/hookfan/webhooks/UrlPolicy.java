@@ -17,6 +17,10 @@ public final class UrlPolicy {
         if (url.length() > MAX_LENGTH) {
             return Optional.of("must be at most " + MAX_LENGTH + " characters");
         }
+        if (!url.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            // Non-ASCII and control characters hide what a URL really says (homoglyphs, bidi overrides).
+            return Optional.of("must be plain ASCII: percent-encode the path and use the punycode form of the host");
+        }
         URI uri;
         try {
             uri = new URI(url);
