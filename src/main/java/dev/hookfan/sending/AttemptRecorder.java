@@ -7,6 +7,7 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -44,8 +45,11 @@ class AttemptRecorder {
     }
 
     Uni<Void> record(ClaimedDelivery delivery, AttemptOutcome outcome, NextAttempt next) {
-        return pool.withTransaction(connection -> insertAttempt(connection, delivery, outcome)
-                .chain(() -> consequences(connection, delivery, outcome, next)));
+        return Uni.createFrom().voidItem()
+                .invoke(() -> MDC.put("deliveryId", delivery.id()))
+                .chain(() -> pool.withTransaction(connection -> insertAttempt(connection, delivery, outcome)
+                        .chain(() -> consequences(connection, delivery, outcome, next))))
+                .eventually(() -> MDC.remove("deliveryId"));
     }
 
     private Uni<Void> consequences(SqlConnection connection, ClaimedDelivery delivery, AttemptOutcome outcome, NextAttempt next) {

@@ -1,0 +1,110 @@
+package dev.hookfan;
+
+import dev.hookfan.support.Broker;
+import dev.hookfan.support.Database;
+import dev.hookfan.support.Receiver;
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.restassured.http.ContentType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Two packaged instances on one queue and one database: every event fanned out once, every delivery sent once. */
+@QuarkusIntegrationTest
+class TwoInstancesIT {
+
+    static final String ORG = "org_replicas";
+    static final int EVENTS = 300;
+    static final int REPUBLISHED = 100;
+
+    Receiver receiver;
+    Broker broker;
+    Process second;
+    int secondManagementPort;
+
+    @BeforeEach
+    void start() throws Exception {
+        Database.reset();
+        receiver = Receiver.start();
+        broker = Broker.connect();
+        secondManagementPort = freePort();
+        File log = new File("target/second-instance.log");
+        second = new ProcessBuilder("java", "-Dquarkus.profile=test",
+                "-Dquarkus.http.port=" + freePort(), "-Dquarkus.management.port=" + secondManagementPort,
+                "-jar", "target/quarkus-app/quarkus-run.jar")
+                .redirectErrorStream(true).redirectOutput(log).start();
+        HttpClient http = HttpClient.newHttpClient();
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + secondManagementPort + "/q/health/ready")).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        second.destroy();
+        second.waitFor();
+        receiver.close();
+        broker.close();
+    }
+
+    @Test
+    void should_fan_out_every_event_once_and_send_every_delivery_once_across_two_instances() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            given().contentType(ContentType.JSON).body("{\"url\":\"" + receiver.url("/replicas") + "\",\"eventTypes\":[\"*\"]}")
+                    .post("/organizations/{org}/webhooks", ORG).then().statusCode(201);
+        }
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < EVENTS; i++) {
+            String id = Broker.newMessageId();
+            ids.add(id);
+            broker.publish("organization.member_removed", id, Broker.event("organization.member_removed", ORG, "{\"n\":" + i + "}"));
+        }
+        for (int i = 0; i < REPUBLISHED; i++) {
+            broker.publish("organization.member_removed", ids.get(i), Broker.event("organization.member_removed", ORG, "{\"n\":" + i + "}"));
+        }
+
+        int deliveries = 2 * EVENTS;
+        await().atMost(Duration.ofSeconds(90)).until(() -> Database.count(
+                "select count(*) from webhook_delivery where organization_id = ? and status = 'delivered'", ORG) == deliveries);
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> receiver.requests("/replicas").size() == deliveries);
+        assertEquals(deliveries, Database.count("select count(*) from webhook_delivery where organization_id = ?", ORG));
+        List<String> sent = receiver.requests("/replicas").stream().map(r -> r.header("webhook-id")).toList();
+        assertEquals(deliveries, new HashSet<>(sent).size(), "a delivery was sent twice");
+
+        double consumedBySecond = consumed(secondManagementPort);
+        assertTrue(consumedBySecond > 0 && consumedBySecond < EVENTS + REPUBLISHED,
+                "the second instance consumed " + consumedBySecond + " of " + (EVENTS + REPUBLISHED));
+    }
+
+    private static double consumed(int managementPort) throws Exception {
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + managementPort + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        Matcher matcher = Pattern.compile("(?m)^hookfan_events_consumed_total\\{[^}]*type=\"organization.member_removed\"[^}]*} ([0-9.eE+]+)$")
+                .matcher(metrics);
+        return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
