@@ -42,18 +42,9 @@ public class WebhookDeliveriesResource {
         DeliveryStatus wanted = status(status);
         int size = Cursor.limit(limit);
         Cursor cursor = Cursor.decode(after);
-        return owned(webhooks, organizationId, webhookId)
+        return webhooks.owned(organizationId, webhookId)
                 .chain(webhook -> deliveries.page(webhook.id, wanted, cursor, size))
                 .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.createdAt, row.id), DeliveryView::summary));
-    }
-
-    static Uni<Webhook> owned(WebhookRepository webhooks, String organizationId, String webhookId) {
-        OrganizationIds.require(organizationId);
-        if (webhookId == null || !DeliveryResource.DELIVERY_ID.matcher(webhookId).matches()) {
-            return Uni.createFrom().failure(NotFound.webhook());
-        }
-        return webhooks.findOwned(organizationId, webhookId)
-                .onItem().ifNull().failWith(() -> NotFound.webhook());
     }
 
     private static DeliveryStatus status(String status) {

@@ -37,7 +37,7 @@ public class WebhookTestResource {
     @Operation(summary = "Queue a webhook.test event to this webhook alone")
     @APIResponse(responseCode = "202", description = "Queued; the delivery id is random, as there is no message")
     public Uni<Response> test(@PathParam("organizationId") String organizationId, @PathParam("webhookId") String webhookId) {
-        return Panache.withSession(() -> WebhookDeliveriesResource.owned(webhooks, organizationId, webhookId))
+        return Panache.withSession(() -> webhooks.owned(organizationId, webhookId))
                 .chain(webhook -> dispatcher.dispatchTo(webhook, new IntegrationEvent(TEST_EVENT, organizationId,
                         Instant.now(), JsonNodeFactory.instance.objectNode().put("webhookId", webhook.id))))
                 .map(deliveryId -> Response.accepted(Map.of("deliveryId", deliveryId)).build());

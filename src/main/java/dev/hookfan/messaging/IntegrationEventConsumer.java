@@ -26,6 +26,8 @@ public class IntegrationEventConsumer {
 
     private static final Logger LOG = Logger.getLogger(IntegrationEventConsumer.class);
     static final int MAX_MESSAGE_ID_LENGTH = 255;
+    private static final java.util.regex.Pattern TRACEPARENT =
+            java.util.regex.Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
 
     private final IntegrationEventContext context;
     private final IntegrationEventDispatcher dispatcher;
@@ -87,7 +89,7 @@ public class IntegrationEventConsumer {
         } catch (MalformedEventException e) {
             return Uni.createFrom().failure(e);
         }
-        context.enter(messageId, metadata.getHeader("traceparent", String.class).orElse(null));
+        context.enter(messageId, traceparent(metadata));
         metrics.counter("hookfan.events.consumed", "type", event.type()).increment();
         return dispatcher.dispatch(event);
     }
@@ -115,6 +117,12 @@ public class IntegrationEventConsumer {
         return failure instanceof MalformedEventException
                 || failure instanceof HandlersFailedException failed
                 && failed.failures().stream().allMatch(handler -> handler.cause() instanceof MalformedEventException);
+    }
+
+    /** A W3C traceparent is passed on; anything else in that header is dropped, never fatal. */
+    private static String traceparent(IncomingRabbitMQMetadata metadata) {
+        Object value = metadata.getHeaders().get("traceparent");
+        return value != null && TRACEPARENT.matcher(value.toString()).matches() ? value.toString() : null;
     }
 
     private static int previousAttempts(IncomingRabbitMQMetadata metadata) {

@@ -66,8 +66,8 @@ class AttemptRecorder {
         }
         Duration pause = next.after(attempt, outcome.retryAfter());
         Uni<Void> reschedule = pause == null
-                ? execute(connection, FAILED, Tuple.of(delivery.id(), attempt, outcome.describe()))
-                : execute(connection, RESCHEDULED, Tuple.of(delivery.id(), attempt, pause.toMillis(), outcome.describe()));
+                ? execute(connection, FAILED, Tuple.of(delivery.id(), attempt, truncate(outcome.describe())))
+                : execute(connection, RESCHEDULED, Tuple.of(delivery.id(), attempt, pause.toMillis(), truncate(outcome.describe())));
         return reschedule.chain(() -> trackFailure(connection, delivery.webhookId()));
     }
 

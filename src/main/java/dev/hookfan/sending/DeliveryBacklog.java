@@ -9,7 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Gauges of what is still to send: the pending count and the age of the oldest pending delivery. */
+/** Gauges of what is still to send (pending count, oldest pending age); cancels rows orphaned by a delete. */
 @ApplicationScoped
 class DeliveryBacklog {
 
@@ -27,9 +27,15 @@ class DeliveryBacklog {
         metrics.gauge("hookfan.deliveries.oldest_pending_seconds", oldestSeconds);
     }
 
+    // A fan-out that read a webhook just before it was deleted may have left rows for it; nobody can send them.
+    private static final String CANCEL_ORPHANS = "update webhook_delivery d set status = 'cancelled', next_attempt_at = null,"
+            + " last_error = 'webhook deleted' where d.status = 'pending'"
+            + " and not exists (select 1 from webhook w where w.id = d.webhook_id)";
+
     @Scheduled(every = "15s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> measure() {
-        return pool.query(QUERY).execute()
+        return pool.query(CANCEL_ORPHANS).execute()
+                .chain(() -> pool.query(QUERY).execute())
                 .invoke(rows -> {
                     Row row = rows.iterator().next();
                     pending.set(row.getLong("pending"));

@@ -142,7 +142,7 @@ public class DeliverySender {
             release(claimed);
             return;
         }
-        attempt(claimed)
+        Uni.createFrom().deferred(() -> attempt(claimed))
                 .chain(outcome -> recorder.record(claimed, outcome, nextAttempt))
                 .eventually(() -> {
                     permits.release(claimed.webhookId());
@@ -156,10 +156,16 @@ public class DeliverySender {
 
     private Uni<AttemptOutcome> attempt(ClaimedDelivery claimed) {
         // Vetted again at every send, and the vetted address is the one connected to: DNS cannot rebind in between.
-        return targets.vet(claimed.url()).chain(target -> target.allowed()
-                ? post(claimed, target.address())
-                : Uni.createFrom().item(new AttemptOutcome(Instant.now(), 0, null, null,
-                        "refused before connecting: " + target.refusal(), null)));
+        Instant started = Instant.now();
+        return Uni.createFrom().deferred(() -> targets.vet(claimed.url()))
+                .chain(target -> target.allowed()
+                        ? post(claimed, target.address())
+                        : Uni.createFrom().item(new AttemptOutcome(started, 0, null, null,
+                                "refused before connecting: " + target.refusal(), null)))
+                // Whatever goes wrong before an answer (a header Vert.x refuses, a secret that will not open)
+                // is a failed attempt on the schedule, never a claim that silently expires and repeats.
+                .onFailure().recoverWithItem(failure -> new AttemptOutcome(started, 0, null, null,
+                        "could not send: " + failure.getClass().getSimpleName() + ": " + failure.getMessage(), null));
     }
 
     private Uni<AttemptOutcome> post(ClaimedDelivery claimed, java.net.InetAddress address) {
@@ -189,6 +195,9 @@ public class DeliverySender {
             request.putHeader("traceparent", claimed.traceparent());
         }
         return request.sendBuffer(Buffer.buffer(claimed.payload().getBytes(StandardCharsets.UTF_8)))
+                // The client's timeout restarts with every byte; this one bounds the whole attempt.
+                .ifNoItem().after(config.timeout()).failWith(() -> new java.util.concurrent.TimeoutException(
+                        "no complete answer within " + config.timeout()))
                 .map(response -> outcome(started, startNanos, response))
                 .onFailure().recoverWithItem(failure -> new AttemptOutcome(started, elapsedMs(startNanos), null, null,
                         failure.getClass().getSimpleName() + ": " + failure.getMessage(), null))
@@ -204,7 +213,8 @@ public class DeliverySender {
         String text = null;
         if (body != null && body.length() > 0) {
             int length = Math.min(body.length(), AttemptOutcome.MAX_BODY);
-            text = new String(body.getBytes(0, length), StandardCharsets.UTF_8);
+            // PostgreSQL text cannot hold NUL, and a binary answer must not make the attempt unrecordable.
+            text = new String(body.getBytes(0, length), StandardCharsets.UTF_8).replace('\u0000', '\uFFFD');
         }
         return new AttemptOutcome(started, elapsedMs(startNanos), response.statusCode(), text, null,
                 retryAfter(response.statusCode(), response.getHeader("retry-after")));

@@ -25,7 +25,17 @@ final class SendPermits {
     }
 
     boolean tryAcquire(String webhookId) {
-        return acquire(perWebhook.computeIfAbsent(webhookId, id -> new AtomicInteger()), maxPerWebhook);
+        boolean[] acquired = {false};
+        // Acquire and release both run under the map's lock for this key, so a counter is never lost in between.
+        perWebhook.compute(webhookId, (id, count) -> {
+            AtomicInteger current = count == null ? new AtomicInteger() : count;
+            if (current.get() < maxPerWebhook) {
+                current.incrementAndGet();
+                acquired[0] = true;
+            }
+            return current.get() == 0 ? null : current;
+        });
+        return acquired[0];
     }
 
     void release(String webhookId) {

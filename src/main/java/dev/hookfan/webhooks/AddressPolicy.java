@@ -19,9 +19,11 @@ public final class AddressPolicy {
             "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16",
             "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4", "255.255.255.255/32");
     private static final List<Cidr> BLOCKED_V6 = Cidr.all("::/128", "::1/128", "fc00::/7", "fe80::/10", "fec0::/10",
-            "ff00::/8", "64:ff9b::/96", "2001:db8::/32", "100::/64");
+            "ff00::/8", "64:ff9b::/96", "64:ff9b:1::/48", "2001::/32", "2001:db8::/32", "2002::/16", "100::/64");
     // Numeric host forms a resolver may read as IPv4 (decimal, octal, hex, 1 to 4 parts): parsed here, never looked up.
     private static final Pattern NUMERIC_HOST = Pattern.compile("(?i)(0x[0-9a-f]*|[0-9]+)(\\.(0x[0-9a-f]*|[0-9]+)){0,3}\\.?");
+
+    private static final Pattern IPV6_LITERAL = Pattern.compile("[0-9A-Fa-f:.]+");
 
     private final boolean allowPrivate;
     private final List<Cidr> allowed;
@@ -46,6 +48,10 @@ public final class AddressPolicy {
     public static Optional<InetAddress> numericHost(String host) throws UnknownHostException {
         String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
         if (bare.contains(":")) {
+            // Only a literal goes to getByName: anything else would be a DNS lookup on the caller's thread.
+            if (!IPV6_LITERAL.matcher(bare).matches()) {
+                throw new UnknownHostException(host + " is not a valid IPv6 address");
+            }
             return Optional.of(InetAddress.getByName(bare));
         }
         if (!NUMERIC_HOST.matcher(bare).matches()) {

@@ -12,6 +12,17 @@ import java.util.List;
 @ApplicationScoped
 public class WebhookRepository implements PanacheRepositoryBase<Webhook, String> {
 
+    private static final java.util.regex.Pattern WEBHOOK_ID = java.util.regex.Pattern.compile("[0-9a-f]{32}");
+
+    /** The webhook, or a 404 that says the same whether it is missing or another organization's. */
+    public Uni<Webhook> owned(String organizationId, String id) {
+        dev.hookfan.api.OrganizationIds.require(organizationId);
+        if (id == null || !WEBHOOK_ID.matcher(id).matches()) {
+            return Uni.createFrom().failure(dev.hookfan.api.NotFound.webhook());
+        }
+        return findOwned(organizationId, id).onItem().ifNull().failWith(dev.hookfan.api.NotFound::webhook);
+    }
+
     /** Null when the webhook does not exist or belongs to another organization. */
     public Uni<Webhook> findOwned(String organizationId, String id) {
         return find("id = ?1 and organizationId = ?2", id, organizationId).firstResult();

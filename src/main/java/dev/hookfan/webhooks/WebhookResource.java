@@ -43,7 +43,6 @@ import java.util.regex.Pattern;
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 public class WebhookResource {
 
-    static final Pattern WEBHOOK_ID = Pattern.compile("[0-9a-f]{32}");
     private static final String MERGE_PATCH = "application/merge-patch+json";
 
     private final WebhookRepository webhooks;
@@ -63,17 +62,19 @@ public class WebhookResource {
 
     /** Refuses a URL whose host resolves to an address webhooks may not reach (422 naming url). */
     private Uni<WebhookSpec> safe(WebhookSpec spec) {
-        return targets.vet(spec.url()).map(target -> {
+        return vet(spec.url()).replaceWith(spec);
+    }
+
+    private Uni<Void> vet(String url) {
+        return targets.vet(url).invoke(target -> {
             if (!target.allowed()) {
                 throw new ApiException(Problem.unprocessable("unsafe-url", new Problem.FieldError("url", target.refusal())));
             }
-            return spec;
-        });
+        }).replaceWithVoid();
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @WithTransaction
     @Operation(summary = "Subscribe a URL; the response carries the signing secret")
     @APIResponse(responseCode = "201", description = "Created, with its secret",
             content = @Content(schema = @Schema(implementation = WebhookView.class)))
@@ -84,7 +85,8 @@ public class WebhookResource {
     public Uni<Response> create(@PathParam("organizationId") String organizationId, JsonNode body, @Context UriInfo uri) {
         OrganizationIds.require(organizationId);
         WebhookSpec spec = WebhookRequests.full(body);
-        return safe(spec).chain(() -> webhooks.lockOrganization(organizationId))
+        // The DNS vetting runs before the transaction, so no pooled connection waits on a resolver.
+        return safe(spec).chain(() -> Panache.withTransaction(() -> webhooks.lockOrganization(organizationId)
                 // One session, so one statement at a time: no Uni.combine here.
                 .chain(() -> limits.maxWebhooks(organizationId))
                 .call(limit -> webhooks.countOf(organizationId).invoke(count -> {
@@ -93,7 +95,7 @@ public class WebhookResource {
                                 + " already has " + count + " webhooks, its limit is " + limit);
                     }
                 }))
-                .chain(() -> insert(organizationId, spec))
+                .chain(() -> insert(organizationId, spec))))
                 .map(created -> Response.created(uri.getAbsolutePathBuilder().path(created.id()).build())
                         .entity(created).build());
     }
@@ -134,28 +136,26 @@ public class WebhookResource {
     @PUT
     @Path("{id}")
     @Consumes(MediaType.APPLICATION_JSON)
-    @WithTransaction
     @Operation(summary = "Replace url, eventTypes, description and enabled")
     public Uni<WebhookView> replace(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
                                     JsonNode body) {
         WebhookSpec spec = WebhookRequests.full(body);
-        return owned(organizationId, id)
-                .call(webhook -> safe(spec))
+        return safe(spec).chain(() -> Panache.withTransaction(() -> owned(organizationId, id)
                 .invoke(webhook -> webhook.apply(spec, Cursor.now()))
-                .map(WebhookView::of);
+                .map(WebhookView::of)));
     }
 
     @PATCH
     @Path("{id}")
     @Consumes({MediaType.APPLICATION_JSON, MERGE_PATCH})
-    @WithTransaction
     @Operation(summary = "Change some fields (JSON merge patch), e.g. {\"enabled\": false}")
     public Uni<WebhookView> patch(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
                                   JsonNode patch) {
-        return owned(organizationId, id)
-                .call(webhook -> safe(WebhookRequests.merge(webhook, patch))
-                        .invoke(spec -> webhook.apply(spec, Cursor.now())))
-                .map(WebhookView::of);
+        boolean newUrl = patch != null && patch.path("url").isTextual() && UrlPolicy.problemWith(patch.get("url").asText()).isEmpty();
+        Uni<Void> vetted = newUrl ? vet(patch.get("url").asText()) : Uni.createFrom().voidItem();
+        return vetted.chain(() -> Panache.withTransaction(() -> owned(organizationId, id)
+                .invoke(webhook -> webhook.apply(WebhookRequests.merge(webhook, patch), Cursor.now()))
+                .map(WebhookView::of)));
     }
 
     @DELETE
@@ -199,18 +199,8 @@ public class WebhookResource {
                 .map(ignored -> new WebhookView.SecretView(plain));
     }
 
-    /** The webhook, or a 404 that says the same whether it is missing or another organization's. */
-    Uni<Webhook> owned(String organizationId, String id) {
-        OrganizationIds.require(organizationId);
-        if (id == null || !WEBHOOK_ID.matcher(id).matches()) {
-            return Uni.createFrom().failure(NotFound.webhook());
-        }
-        return webhooks.findOwned(organizationId, id)
-                .onItem().ifNull().failWith(() -> notFound(id));
-    }
-
-    private static ApiException notFound(String id) {
-        return NotFound.webhook();
+    private Uni<Webhook> owned(String organizationId, String id) {
+        return webhooks.owned(organizationId, id);
     }
 
     private WebhookSecret sealed(String webhookId, String plain, java.time.Instant now) {

@@ -23,8 +23,18 @@ public final class Database {
                 config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""));
     }
 
+    /** Empties every table; retried, since a running service's poller may deadlock with the truncate. */
     public static void reset() {
-        update("truncate webhook, webhook_secret, webhook_delivery, delivery_attempt, audit_entry, organization_entitlements");
+        for (int attempt = 1; ; attempt++) {
+            try {
+                update("truncate webhook, webhook_secret, webhook_delivery, delivery_attempt, audit_entry, organization_entitlements");
+                return;
+            } catch (IllegalStateException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+            }
+        }
     }
 
     public static int update(String sql, Object... parameters) {

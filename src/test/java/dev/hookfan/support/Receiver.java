@@ -18,7 +18,7 @@ import java.util.concurrent.Executors;
 /** A real local webhook subscriber: answers each path from a script (then 200), and records what it got. */
 public final class Receiver implements AutoCloseable {
 
-    public record Request(String path, Map<String, String> headers, String body, long atNanos) {
+    public record Request(String path, Map<String, String> headers, String body, long atNanos, int answeredWith) {
         public String header(String name) {
             return headers.get(name.toLowerCase());
         }
@@ -33,6 +33,7 @@ public final class Receiver implements AutoCloseable {
     private final HttpServer server;
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Map<String, Queue<Answer>> scripts = new ConcurrentHashMap<>();
+    private volatile long unavailableUntilNanos;
 
     private Receiver(HttpServer server) {
         this.server = server;
@@ -64,6 +65,11 @@ public final class Receiver implements AutoCloseable {
         scripts.computeIfAbsent(path, p -> new ConcurrentLinkedQueue<>()).addAll(List.of(answers));
     }
 
+    /** Every request answers 503 for this long (a subscriber outage), then the scripts apply again. */
+    public void unavailableFor(java.time.Duration outage) {
+        unavailableUntilNanos = System.nanoTime() + outage.toNanos();
+    }
+
     public List<Request> requests(String path) {
         return requests.stream().filter(request -> request.path().equals(path)).toList();
     }
@@ -73,9 +79,11 @@ public final class Receiver implements AutoCloseable {
         Map<String, String> headers = new HashMap<>();
         exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), String.join(",", values)));
         String path = exchange.getRequestURI().getPath();
-        requests.add(new Request(path, headers, body, System.nanoTime()));
+        long at = System.nanoTime();
         Queue<Answer> script = scripts.get(path);
-        Answer answer = script == null || script.isEmpty() ? Answer.status(200) : script.poll();
+        Answer answer = at < unavailableUntilNanos ? Answer.status(503)
+                : script == null || script.isEmpty() ? Answer.status(200) : script.poll();
+        requests.add(new Request(path, headers, body, at, answer.status()));
         if (answer.delayMillis() > 0) {
             try {
                 Thread.sleep(answer.delayMillis());

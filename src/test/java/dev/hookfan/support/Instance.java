@@ -1,0 +1,88 @@
+package dev.hookfan.support;
+
+import java.io.File;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import static org.awaitility.Awaitility.await;
+
+/** A second packaged Hookfan process on the test profile, which a test can start, kill -9 and start again. */
+public final class Instance implements AutoCloseable {
+
+    private final String name;
+    private final int managementPort;
+    private final int httpPort;
+    private final java.util.Map<String, String> overrides;
+    private Process process;
+
+    public Instance(String name, java.util.Map<String, String> overrides) {
+        this.name = name;
+        this.overrides = overrides;
+        this.managementPort = freePort();
+        this.httpPort = freePort();
+    }
+
+    public Instance start() {
+        try {
+            java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("java", "-Dquarkus.profile=test",
+                    "-Dquarkus.http.port=" + httpPort, "-Dquarkus.management.port=" + managementPort));
+            overrides.forEach((key, value) -> command.add("-D" + key + "=" + value));
+            command.addAll(java.util.List.of("-jar", "target/quarkus-app/quarkus-run.jar"));
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(new File("target/" + name + ".log")))
+                    .start();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        awaitReady(Duration.ofSeconds(60));
+        return this;
+    }
+
+    public void awaitReady(Duration timeout) {
+        await().atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> status("/q/health/ready") == 200);
+    }
+
+    public int status(String path) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
+                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /** SIGKILL: no shutdown hook, no ack, no lease released. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            try {
+                process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
