@@ -21,6 +21,8 @@ public class EventCopies {
     static final String ATTEMPTS_HEADER = "hookfan-attempts";
     static final String ERROR_HEADER = "hookfan-error";
     static final int MAX_ERROR_LENGTH = 1000;
+    /** How long to wait for a publisher confirm before treating the publish as failed. */
+    static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(10);
 
     private final MutinyEmitter<byte[]> emitter;
     private final BrokerTopology topology;
@@ -57,7 +59,10 @@ public class EventCopies {
         original.getType().ifPresent(metadata::withType);
         original.getAppId().ifPresent(metadata::withAppId);
         original.getTimestamp(java.time.ZoneOffset.UTC).ifPresent(metadata::withTimestamp);
-        return emitter.sendMessage(Message.of(body, Metadata.of(metadata.build())));
+        return emitter.sendMessage(Message.of(body, Metadata.of(metadata.build())))
+                // A confirm lost with its connection never arrives: fail, so the original is requeued, not stuck.
+                .ifNoItem().after(CONFIRM_TIMEOUT).failWith(() -> new IllegalStateException(
+                        "no publisher confirm for the copy to " + queue + " within " + CONFIRM_TIMEOUT));
     }
 
     private static Map<String, Object> copyableHeaders(IncomingRabbitMQMetadata original) {

@@ -37,6 +37,9 @@ public class RabbitDeliveryRequests implements DeliveryRequests {
                 .withDeliveryMode(2)
                 .build();
         byte[] body = ("{\"type\":\"" + TYPE + "\",\"deliveryId\":\"" + deliveryId + "\"}").getBytes(StandardCharsets.UTF_8);
-        return emitter.sendMessage(Message.of(body, Metadata.of(metadata)));
+        return emitter.sendMessage(Message.of(body, Metadata.of(metadata)))
+                // A confirm lost with its connection never arrives: fail, so the message is retried (and the sweep sends).
+                .ifNoItem().after(EventCopies.CONFIRM_TIMEOUT).failWith(() -> new IllegalStateException(
+                        "no publisher confirm for delivery request " + deliveryId + " within " + EventCopies.CONFIRM_TIMEOUT));
     }
 }
