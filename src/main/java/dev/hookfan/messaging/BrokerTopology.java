@@ -44,7 +44,9 @@ public class BrokerTopology {
                    @ConfigProperty(name = "rabbitmq-password", defaultValue = "guest") String password,
                    @ConfigProperty(name = "rabbitmq-virtual-host", defaultValue = "/") String virtualHost,
                    @ConfigProperty(name = "rabbitmq-ssl", defaultValue = "false") boolean ssl,
-                   @ConfigProperty(name = "rabbitmq-trust-all", defaultValue = "false") boolean trustAll) {
+                   @ConfigProperty(name = "rabbitmq-trust-all", defaultValue = "false") boolean trustAll,
+                   @ConfigProperty(name = "rabbitmq-trust-store-path") Optional<String> trustStorePath,
+                   @ConfigProperty(name = "rabbitmq-trust-store-password") Optional<String> trustStorePassword) {
         this.config = config;
         this.schedule = RetrySchedule.of(config.retry());
         this.vertx = vertx;
@@ -59,6 +61,11 @@ public class BrokerTopology {
                 .setSsl(ssl)
                 .setTrustAll(trustAll)
                 .setReconnectAttempts(0);
+        trustStorePath.ifPresent(path -> {
+            io.vertx.core.net.JksOptions trustStore = new io.vertx.core.net.JksOptions().setPath(path);
+            trustStorePassword.ifPresent(trustStore::setPassword);
+            options.setTrustStoreOptions(trustStore);
+        });
     }
 
     void declareAtStartup(@Observes StartupEvent event) {
