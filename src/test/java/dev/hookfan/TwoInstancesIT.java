@@ -2,6 +2,7 @@ package dev.hookfan;
 
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
+import dev.hookfan.support.Instance;
 import dev.hookfan.support.Receiver;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.restassured.http.ContentType;
@@ -9,16 +10,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,30 +33,19 @@ class TwoInstancesIT {
 
     Receiver receiver;
     Broker broker;
-    Process second;
-    int secondManagementPort;
+    Instance second;
 
     @BeforeEach
-    void start() throws Exception {
+    void start() {
         Database.reset();
         receiver = Receiver.start();
         broker = Broker.connect();
-        secondManagementPort = freePort();
-        File log = new File("target/second-instance.log");
-        second = new ProcessBuilder("java", "-Dquarkus.profile=test",
-                "-Dquarkus.http.port=" + freePort(), "-Dquarkus.management.port=" + secondManagementPort,
-                "-jar", "target/quarkus-app/quarkus-run.jar")
-                .redirectErrorStream(true).redirectOutput(log).start();
-        HttpClient http = HttpClient.newHttpClient();
-        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + secondManagementPort + "/q/health/ready")).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        second = new Instance("second-instance", Map.of()).start();
     }
 
     @AfterEach
-    void stop() throws Exception {
-        second.destroy();
-        second.waitFor();
+    void stop() {
+        second.close();
         receiver.close();
         broker.close();
     }
@@ -89,22 +74,14 @@ class TwoInstancesIT {
         List<String> sent = receiver.requests("/replicas").stream().map(r -> r.header("webhook-id")).toList();
         assertEquals(deliveries, new HashSet<>(sent).size(), "a delivery was sent twice");
 
-        double consumedBySecond = consumed(secondManagementPort);
+        double consumedBySecond = consumed(second.get("/q/metrics"));
         assertTrue(consumedBySecond > 0 && consumedBySecond < EVENTS + REPUBLISHED,
                 "the second instance consumed " + consumedBySecond + " of " + (EVENTS + REPUBLISHED));
     }
 
-    private static double consumed(int managementPort) throws Exception {
-        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + managementPort + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+    private static double consumed(String metrics) {
         Matcher matcher = Pattern.compile("(?m)^hookfan_events_consumed_total\\{[^}]*type=\"organization.member_removed\"[^}]*} ([0-9.eE+]+)$")
                 .matcher(metrics);
         return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

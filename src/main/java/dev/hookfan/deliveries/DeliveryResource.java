@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 public class DeliveryResource {
 
-    static final Pattern DELIVERY_ID = Pattern.compile("[0-9a-f]{32}");
+    private static final Pattern DELIVERY_ID = Pattern.compile("[0-9a-f]{32}");
 
     private final DeliveryRepository deliveries;
     private final DeliveryRequests requests;

@@ -1,12 +1,8 @@
 package dev.hookfan.deliveries;
 
-import dev.hookfan.api.ApiException;
-import dev.hookfan.api.NotFound;
 import dev.hookfan.api.Cursor;
-import dev.hookfan.api.OrganizationIds;
 import dev.hookfan.api.Page;
 import dev.hookfan.api.ValidationException;
-import dev.hookfan.webhooks.Webhook;
 import dev.hookfan.webhooks.WebhookRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;

@@ -2,7 +2,6 @@ package dev.hookfan.webhooks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookfan.api.ApiException;
-import dev.hookfan.api.NotFound;
 import dev.hookfan.api.Cursor;
 import dev.hookfan.api.OrganizationIds;
 import dev.hookfan.api.Page;
@@ -32,7 +31,6 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 @Path("/organizations/{organizationId}/webhooks")
 @Produces(MediaType.APPLICATION_JSON)

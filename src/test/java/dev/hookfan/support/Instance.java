@@ -56,6 +56,16 @@ public final class Instance implements AutoCloseable {
         }
     }
 
+    /** The body of a GET on the management port (metrics, health). */
+    public String get(String path) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** SIGKILL: no shutdown hook, no ack, no lease released. */
     public void kill() {
         process.destroyForcibly();

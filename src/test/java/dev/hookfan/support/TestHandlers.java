@@ -24,6 +24,18 @@ public final class TestHandlers {
     public record Call(String messageId, long atNanos) {
     }
 
+    static boolean isTestType(String eventType) {
+        return eventType.startsWith("test.");
+    }
+
+    /** Records this call under the current message id and returns every call so far for it. */
+    static List<Call> record(Map<String, List<Call>> calls, IntegrationEventContext context) {
+        String messageId = context.messageId().orElse("(none)");
+        List<Call> forMessage = calls.computeIfAbsent(messageId, id -> new CopyOnWriteArrayList<>());
+        forMessage.add(new Call(messageId, System.nanoTime()));
+        return forMessage;
+    }
+
     /** Fails the first data.failTimes calls per message id, then succeeds. */
     @ApplicationScoped
     public static class FlakyHandler implements IntegrationEventHandler {
@@ -35,14 +47,12 @@ public final class TestHandlers {
 
         @Override
         public boolean takes(String eventType) {
-            return eventType.startsWith("test.");
+            return isTestType(eventType);
         }
 
         @Override
         public Uni<Void> handle(IntegrationEvent event) {
-            String messageId = context.messageId().orElse("(none)");
-            List<Call> calls = CALLS.computeIfAbsent(messageId, id -> new CopyOnWriteArrayList<>());
-            calls.add(new Call(messageId, System.nanoTime()));
+            List<Call> calls = record(CALLS, context);
             int failTimes = event.data().path("failTimes").asInt(0);
             if (failTimes < 0 || calls.size() <= failTimes) {
                 return Uni.createFrom().failure(new IllegalStateException("planned failure " + calls.size()));
@@ -67,13 +77,12 @@ public final class TestHandlers {
 
         @Override
         public boolean takes(String eventType) {
-            return eventType.startsWith("test.");
+            return isTestType(eventType);
         }
 
         @Override
         public Uni<Void> handle(IntegrationEvent event) {
-            String messageId = context.messageId().orElse("(none)");
-            CALLS.computeIfAbsent(messageId, id -> new CopyOnWriteArrayList<>()).add(new Call(messageId, System.nanoTime()));
+            record(CALLS, context);
             return Uni.createFrom().voidItem();
         }
 
