@@ -5,7 +5,7 @@ import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.events.IntegrationEventContext;
 import dev.hookfan.events.IntegrationEventHandler;
 import dev.hookfan.webhooks.Webhook;
-import dev.hookfan.webhooks.WebhookRepository;
+import dev.hookfan.webhooks.Subscriptions;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -23,7 +23,7 @@ import java.util.Set;
 @ApplicationScoped
 public class WebhookEventDispatcher implements IntegrationEventHandler {
 
-    private final WebhookRepository webhooks;
+    private final Subscriptions subscriptions;
     private final DeliveryRepository deliveries;
     private final DeliveryRequests requests;
     private final DeliveryPayloads payloads;
@@ -31,10 +31,10 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
     private final DeliveryConfig config;
     private final MeterRegistry metrics;
 
-    WebhookEventDispatcher(WebhookRepository webhooks, DeliveryRepository deliveries, DeliveryRequests requests,
+    WebhookEventDispatcher(Subscriptions subscriptions, DeliveryRepository deliveries, DeliveryRequests requests,
                            DeliveryPayloads payloads, IntegrationEventContext context, DeliveryConfig config,
                            MeterRegistry metrics) {
-        this.webhooks = webhooks;
+        this.subscriptions = subscriptions;
         this.deliveries = deliveries;
         this.requests = requests;
         this.payloads = payloads;
@@ -52,7 +52,7 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
     public Uni<Void> handle(IntegrationEvent event) {
         DeliverySource source = new DeliverySource(event.organizationId(), event.type(),
                 context.messageId().orElse(null), context.traceparent().orElse(null));
-        return Panache.withSession(() -> webhooks.findSubscribed(event.organizationId(), event.type())
+        return Panache.withSession(() -> subscriptions.webhookIds(event.organizationId(), event.type())
                         .chain(subscribed -> queueMissing(subscribed, event, source)))
                 .chain(this::requestSends);
     }
@@ -60,30 +60,30 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
     /** Queues one event for one webhook alone (the test endpoint); there is no message, so the id is random. */
     public Uni<String> dispatchTo(Webhook webhook, IntegrationEvent event) {
         DeliverySource source = new DeliverySource(event.organizationId(), event.type(), null, null);
-        return Panache.withSession(() -> queueMissing(List.of(webhook), event, source))
+        return Panache.withSession(() -> queueMissing(List.of(webhook.id), event, source))
                 .call(this::requestSends)
                 .map(ids -> ids.get(0));
     }
 
-    private Uni<List<String>> queueMissing(List<Webhook> subscribed, IntegrationEvent event, DeliverySource source) {
+    private Uni<List<String>> queueMissing(List<String> subscribed, IntegrationEvent event, DeliverySource source) {
         if (subscribed.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
         List<NewDelivery> candidates = subscribed.stream()
-                .map(webhook -> candidate(webhook, event, source.messageId()))
+                .map(webhookId -> candidate(webhookId, event, source.messageId()))
                 .toList();
         return deliveries.existingIds(candidates.stream().map(NewDelivery::id).toList())
                 .map(existing -> missing(candidates, existing))
                 .chain(missing -> missing.isEmpty()
-                        // A replay costs this one read: no transaction, no write, no publish.
+                        // A replay costs this one read (subscriptions are cached): no transaction, no write, no publish.
                         ? Uni.createFrom().item(List.<String>of())
                         : Panache.withTransaction(() -> deliveries.insertIfAbsent(missing, source, Cursor.now(), config.sweepGrace())))
                 .invoke(inserted -> count(candidates.size(), inserted.size()));
     }
 
-    private NewDelivery candidate(Webhook webhook, IntegrationEvent event, String messageId) {
-        String id = messageId == null ? DeliveryIds.random() : DeliveryIds.derive(messageId, webhook.id);
-        return new NewDelivery(id, webhook.id, payloads.of(id, event, messageId));
+    private NewDelivery candidate(String webhookId, IntegrationEvent event, String messageId) {
+        String id = messageId == null ? DeliveryIds.random() : DeliveryIds.derive(messageId, webhookId);
+        return new NewDelivery(id, webhookId, payloads.of(id, event, messageId));
     }
 
     private static List<NewDelivery> missing(List<NewDelivery> candidates, List<String> existing) {

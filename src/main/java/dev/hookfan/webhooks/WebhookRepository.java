@@ -49,14 +49,9 @@ public class WebhookRepository implements PanacheRepositoryBase<Webhook, String>
                 .replaceWithVoid());
     }
 
-    /** The fan-out lookup: the organization's enabled webhooks subscribed to the type or to every type. */
-    public Uni<List<Webhook>> findSubscribed(String organizationId, String eventType) {
-        return Panache.getSession().chain(session -> session
-                .createNativeQuery("select * from webhook where organization_id = ?1 and enabled"
-                        + " and (?2 = any(event_types) or '*' = any(event_types)) order by created_at, id", Webhook.class)
-                .setParameter(1, organizationId)
-                .setParameter(2, eventType)
-                .getResultList());
+    /** The fan-out's lookup: the organization's enabled webhooks, oldest first ({@link Subscriptions} filters by type). */
+    public Uni<List<Webhook>> findEnabled(String organizationId) {
+        return find("organizationId = ?1 and enabled = true order by createdAt, id", organizationId).list();
     }
 
     public Uni<WebhookSecret> currentSecret(String webhookId) {

@@ -48,9 +48,11 @@ public class WebhookResource {
     private final WebhooksConfig config;
     private final WebhookTargets targets;
     private final SecretCipher cipher;
+    private final Subscriptions subscriptions;
 
     WebhookResource(WebhookRepository webhooks, WebhookLimits limits, WebhooksConfig config, WebhookTargets targets,
-                    SecretCipher cipher) {
+                    SecretCipher cipher, Subscriptions subscriptions) {
+        this.subscriptions = subscriptions;
         this.cipher = cipher;
         this.webhooks = webhooks;
         this.limits = limits;
@@ -94,6 +96,7 @@ public class WebhookResource {
                     }
                 }))
                 .chain(() -> insert(organizationId, spec))))
+                .invoke(() -> subscriptions.drop(organizationId))
                 .map(created -> Response.created(uri.getAbsolutePathBuilder().path(created.id()).build())
                         .entity(created).build());
     }
@@ -140,7 +143,8 @@ public class WebhookResource {
         WebhookSpec spec = WebhookRequests.full(body);
         return safe(spec).chain(() -> Panache.withTransaction(() -> owned(organizationId, id)
                 .invoke(webhook -> webhook.apply(spec, Cursor.now()))
-                .map(WebhookView::of)));
+                .map(WebhookView::of)))
+                .invoke(() -> subscriptions.drop(organizationId));
     }
 
     @PATCH
@@ -153,22 +157,24 @@ public class WebhookResource {
         Uni<Void> vetted = newUrl ? vet(patch.get("url").asText()) : Uni.createFrom().voidItem();
         return vetted.chain(() -> Panache.withTransaction(() -> owned(organizationId, id)
                 .invoke(webhook -> webhook.apply(WebhookRequests.merge(webhook, patch), Cursor.now()))
-                .map(WebhookView::of)));
+                .map(WebhookView::of)))
+                .invoke(() -> subscriptions.drop(organizationId));
     }
 
     @DELETE
     @Path("{id}")
-    @WithTransaction
     @Operation(summary = "Delete; pending deliveries are cancelled, the delivery history stays readable")
     @APIResponse(responseCode = "204", description = "Deleted")
     public Uni<Response> delete(@PathParam("organizationId") String organizationId, @PathParam("id") String id) {
-        return owned(organizationId, id)
+        return Panache.withTransaction(() -> owned(organizationId, id)
                 .call(webhook -> Panache.getSession().chain(session -> session
                         .createNativeQuery("update webhook_delivery set status = 'cancelled', next_attempt_at = null,"
                                 + " last_error = 'webhook deleted' where webhook_id = ?1 and status = 'pending'")
                         .setParameter(1, webhook.id)
                         .executeUpdate()))
-                .call(webhooks::delete)
+                .call(webhooks::delete))
+                // This instance forgets at once; the others when the trigger's notification reaches them.
+                .invoke(() -> subscriptions.drop(organizationId))
                 .map(ignored -> Response.noContent().build());
     }
 
