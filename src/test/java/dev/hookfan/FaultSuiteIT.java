@@ -7,13 +7,16 @@ import dev.hookfan.support.Receiver;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import com.rabbitmq.client.GetResponse;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -36,7 +39,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestProfile(FaultSuiteIT.Faults.class)
 class FaultSuiteIT {
 
-    /** Retry pauses of 1, 2, 4, 4, 4 s: a few seconds of outage fit inside the schedule. */
+    /**
+     * Retry pauses of 1, 2, 4, 4, 4 s: a few seconds of outage fit inside the schedule. The process the test
+     * framework starts serves the API and sends, but consumes a queue nothing is routed to: the events go to two
+     * instances of our own, which a scenario may kill and start again.
+     */
     public static class Faults implements QuarkusTestProfile {
         static final Map<String, String> OVERRIDES = Map.of(
                 "hookfan.messaging.retry.min-interval", "1S",
@@ -45,39 +52,62 @@ class FaultSuiteIT {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            return OVERRIDES;
+            Map<String, String> apiOnly = new java.util.HashMap<>(OVERRIDES);
+            apiOnly.put("hookfan.messaging.queue", "hookfan.faults.api-only");
+            apiOnly.put("hookfan.messaging.binding-keys", "hookfan.faults.nothing");
+            return apiOnly;
         }
     }
 
     static final Path REPORT = Path.of("target/fault-suite.md");
-    static final String ORG = "org_faults";
+    static final String VHOST = "hookfan-test";
+    static final String LOST_QUEUE = "hookfan.faults.lost-follow-ups";
+    static final String LOST_DELIVERIES = "hookfan.faults.lost-follow-ups.deliveries";
 
+    /** Each scenario has an organization of its own, so nothing a scenario before it left can fan out here. */
+    String org;
     Receiver receiver;
     Broker broker;
+    Instance first;
     Instance second;
 
     @BeforeEach
     void start() {
         restoreServices();
         Database.reset();
+        org = "org_faults_" + java.util.UUID.randomUUID().toString().substring(0, 8);
         receiver = Receiver.start();
         broker = Broker.connect();
-        broker.purge(Broker.DLQ);
         // A scenario starts from an empty stream, whatever the one before left behind.
-        broker.purge(Broker.WORK_QUEUE);
-        broker.purge(Broker.DELIVERIES);
-        for (String pause : List.of("1000ms", "2000ms", "4000ms")) {
-            broker.purge(Broker.WORK_QUEUE + ".retry." + pause);
+        for (String queue : List.of(Broker.DLQ, Broker.WORK_QUEUE, Broker.DELIVERIES)) {
+            broker.purgeIfPresent(queue);
         }
-        second = new Instance("fault-second-instance", Faults.OVERRIDES).start();
+        for (String pause : List.of("1000ms", "2000ms", "4000ms")) {
+            broker.purgeIfPresent(Broker.WORK_QUEUE + ".retry." + pause);
+        }
+        first = new Instance("fault-first-instance", Faults.OVERRIDES).launch();
+        second = new Instance("fault-second-instance", Faults.OVERRIDES).launch();
+        first.awaitReady(Duration.ofSeconds(60));
+        second.awaitReady(Duration.ofSeconds(60));
     }
 
     @AfterEach
     void stop() {
         restoreServices();
-        second.close();
+        // Whatever start() got to before a failure is closed; nothing else.
+        if (first != null) {
+            first.close();
+        }
+        if (second != null) {
+            second.close();
+        }
         receiver.close();
         broker.close();
+    }
+
+    @BeforeAll
+    static void startReport() throws IOException {
+        Files.deleteIfExists(REPORT);
     }
 
     @AfterAll
@@ -91,7 +121,7 @@ class FaultSuiteIT {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             ids.add(given().contentType(ContentType.JSON).body("{\"url\":\"" + receiver.url("/faults") + "\",\"eventTypes\":[\"*\"]}")
-                    .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id"));
+                    .post("/organizations/{org}/webhooks", org).then().statusCode(201).extract().path("id"));
         }
         return ids;
     }
@@ -101,17 +131,17 @@ class FaultSuiteIT {
         for (int i = 0; i < events; i++) {
             String id = Broker.newMessageId();
             ids.add(id);
-            broker.publish("organization.member_removed", id, Broker.event("organization.member_removed", ORG, "{\"n\":" + i + "}"));
+            broker.publish("organization.member_removed", id, Broker.event("organization.member_removed", org, "{\"n\":" + i + "}"));
         }
         return ids;
     }
 
-    static long rows() {
-        return Database.count("select count(*) from webhook_delivery where organization_id = ?", ORG);
+    long rows() {
+        return Database.count("select count(*) from webhook_delivery where organization_id = ?", org);
     }
 
-    static long delivered() {
-        return Database.count("select count(*) from webhook_delivery where organization_id = ? and status = 'delivered'", ORG);
+    long delivered() {
+        return Database.count("select count(*) from webhook_delivery where organization_id = ? and status = 'delivered'", org);
     }
 
     /** Checks and reports: every expected delivery row exists once and was received; returns duplicate sends. */
@@ -142,8 +172,8 @@ class FaultSuiteIT {
         webhooks(3);
         List<String> events = publish(5000);
         await().atMost(Duration.ofSeconds(60)).until(() -> rows() >= 1500);
-        second.kill();
-        second.start();
+        first.kill();
+        first.start();
         settle("kill -9 mid-stream, restart", events.size(), 15_000, broker.count(Broker.DLQ), Duration.ofSeconds(240));
         assertEquals(0, broker.count(Broker.DLQ));
     }
@@ -157,7 +187,7 @@ class FaultSuiteIT {
         }
         for (int copy = 0; copy < 20; copy++) {
             for (String id : ids) {
-                broker.publish("organization.member_removed", id, Broker.event("organization.member_removed", ORG, "{}"));
+                broker.publish("organization.member_removed", id, Broker.event("organization.member_removed", org, "{}"));
             }
         }
         settle("duplicate storm: 100 ids x 20 copies, 2 instances", 2000, 200, broker.count(Broker.DLQ), Duration.ofSeconds(120));
@@ -188,12 +218,137 @@ class FaultSuiteIT {
         for (int i = 0; i < 30; i++) {
             String id = Broker.newMessageId();
             during.add(id);
-            broker.publish("organization.member_removed", id, Broker.event("organization.member_removed", ORG, "{}"));
+            broker.publish("organization.member_removed", id, Broker.event("organization.member_removed", org, "{}"));
         }
         Thread.sleep(2000);
         restoreServices();
         settle("PostgreSQL down ~3 s while consuming", 50, 50, broker.count(Broker.DLQ), Duration.ofSeconds(90));
         assertEquals(0, broker.count(Broker.DLQ));
+    }
+
+    @Test
+    void broker_restart_while_consuming_and_sending_is_survived_without_a_service_restart() throws Exception {
+        webhooks(2);
+        List<String> events = publish(400);
+        await().atMost(Duration.ofSeconds(60)).until(() -> rows() >= 100);
+        run("rabbitmqctl", "stop_app");
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> first.status("/q/health/ready") == 503 && second.status("/q/health/ready") == 503);
+        Thread.sleep(3000);
+        run("rabbitmqctl", "start_app");
+        run("rabbitmqctl", "await_startup");
+        // Not restarted: the same processes reconnect by themselves and turn ready again.
+        first.awaitReady(Duration.ofSeconds(60));
+        second.awaitReady(Duration.ofSeconds(60));
+        broker.close();
+        broker = Broker.connect();
+        settle("RabbitMQ stop_app ~3 s while consuming and sending, 2 instances", events.size(), 800,
+                broker.count(Broker.DLQ), Duration.ofSeconds(120));
+        assertEquals(0, broker.count(Broker.DLQ));
+        // Known defect, reported rather than asserted until fixed: an ack of a delivery from the lost channel can
+        // close the new one (406 unknown delivery tag), and that consumer stays dead, liveness DOWN, until a restart.
+        Files.writeString(REPORT, "\nAfter the broker restart, liveness of the two instances: " + first.status("/q/health/live")
+                + " and " + second.status("/q/health/live") + " (200: consuming again; 503: a consumer died, see the README).\n",
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    @Test
+    void database_outage_longer_than_the_schedule_dead_letters_with_the_reason_and_accounts_for_every_event() throws Exception {
+        webhooks(1);
+        publish(10);
+        await().atMost(Duration.ofSeconds(30)).until(() -> rows() == 10);
+        run("pg_ctlcluster", "--skip-systemctl-redirect", postgresVersion(), "main", "stop", "-m", "fast");
+        List<String> during = publish(20);
+        // 1 + 2 + 4 + 4 + 4 s of pauses: the whole schedule runs out while the database is still down.
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> broker.count(Broker.DLQ) >= 20);
+        restoreServices();
+        List<GetResponse> dead = broker.drain(Broker.DLQ);
+        settle("PostgreSQL down longer than the retry schedule", 30, 10, dead.size(), Duration.ofSeconds(30));
+        assertEquals(new HashSet<>(during), new HashSet<>(dead.stream().map(m -> m.getProps().getMessageId()).toList()),
+                "every event published during the outage is in the DLQ, once");
+        assertEquals(during.size(), dead.size());
+        for (GetResponse message : dead) {
+            Map<String, Object> headers = message.getProps().getHeaders();
+            assertEquals(6, ((Number) headers.get("hookfan-attempts")).intValue(), "the limit of 5 retries, plus the first attempt");
+            assertTrue(headers.get("hookfan-error").toString().contains("WebhookEventDispatcher"), headers.get("hookfan-error").toString());
+        }
+    }
+
+    @Test
+    void lost_follow_up_publish_is_still_sent_by_the_sweep() throws Exception {
+        webhooks(1);
+        // An instance of its own, fed straight through its own work queue, whose deliveries queue is then removed:
+        // every delivery_requested it publishes after a commit is unroutable and dropped by the broker.
+        second.close();
+        Map<String, String> lost = new java.util.HashMap<>(Faults.OVERRIDES);
+        lost.put("hookfan.messaging.queue", LOST_QUEUE);
+        lost.put("hookfan.messaging.binding-keys", "hookfan.faults.nothing");
+        lost.put("hookfan.messaging.deliveries-queue", LOST_DELIVERIES);
+        second = new Instance("fault-lost-follow-ups", lost).start();
+        try {
+            sentBySweepAfterLosingTheFollowUps();
+        } finally {
+            second.close();
+            for (String queue : List.of(LOST_QUEUE, LOST_DELIVERIES, LOST_QUEUE + ".retry.1000ms", LOST_QUEUE + ".retry.2000ms",
+                    LOST_QUEUE + ".retry.4000ms")) {
+                run("rabbitmqctl", "delete_queue", "-p", VHOST, queue);
+            }
+        }
+    }
+
+    private void sentBySweepAfterLosingTheFollowUps() throws Exception {
+        assertEquals(0, run("rabbitmqctl", "delete_queue", "-p", VHOST, LOST_DELIVERIES));
+        List<String> events = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            String id = Broker.newMessageId();
+            events.add(id);
+            broker.publishTo(LOST_QUEUE, id, Broker.event("organization.member_removed", org, "{}").getBytes(StandardCharsets.UTF_8));
+        }
+        settle("delivery_requested dropped by the broker after the commit", events.size(), 30, broker.count(Broker.DLQ),
+                Duration.ofSeconds(60));
+        // The fast path sends within milliseconds; the sweep leaves a new delivery alone for sweep-grace (1 s).
+        double soonest = ((Number) Database.query("select min(extract(epoch from (a.started_at - d.created_at)) * 1000)"
+                + " from delivery_attempt a join webhook_delivery d on d.id = a.delivery_id where d.organization_id = ?", org)
+                .get(0).get(0)).doubleValue();
+        assertTrue(soonest >= 990, "a delivery was sent " + soonest + " ms after its commit: not by the sweep");
+        assertEquals(0, broker.count(Broker.DLQ));
+    }
+
+    @Test
+    void poison_mixed_into_a_healthy_stream_reaches_the_dlq_with_reasons_and_the_healthy_events_are_unaffected() throws Exception {
+        webhooks(1);
+        Map<String, String> poisonReasons = new java.util.HashMap<>();
+        int healthy = 0;
+        for (int i = 0; i < 200; i++) {
+            broker.publish("organization.member_removed", Broker.newMessageId(),
+                    Broker.event("organization.member_removed", org, "{\"n\":" + i + "}"));
+            healthy++;
+            if (i % 10 == 0) {
+                String malformed = Broker.newMessageId();
+                broker.publish("organization.member_removed", malformed, "{\"type\":".getBytes(StandardCharsets.UTF_8), Map.of());
+                poisonReasons.put(malformed, "malformed: ");
+                String oversized = Broker.newMessageId();
+                broker.publish("organization.member_removed", oversized, Broker.event("organization.member_removed", org,
+                        "{\"pad\":\"" + "x".repeat(70_000) + "\"}").getBytes(StandardCharsets.UTF_8), Map.of());
+                poisonReasons.put(oversized, "malformed: ");
+                broker.publish("organization.member_removed", null, Broker.event("organization.member_removed", org, "{}")
+                        .getBytes(StandardCharsets.UTF_8), Map.of());
+            }
+        }
+        int idless = 20;
+        await().atMost(Duration.ofSeconds(30)).until(() -> broker.count(Broker.DLQ) >= poisonReasons.size() + idless);
+        List<GetResponse> dead = broker.drain(Broker.DLQ);
+        settle("malformed, id-less and oversized mixed into 200 healthy", healthy + poisonReasons.size() + idless, healthy,
+                dead.size(), Duration.ofSeconds(60));
+        assertEquals(poisonReasons.size() + idless, dead.size());
+        for (GetResponse message : dead) {
+            String id = message.getProps().getMessageId();
+            String reason = String.valueOf(message.getProps().getHeaders().get("hookfan-error"));
+            assertTrue(id == null || poisonReasons.containsKey(id), "a healthy event was dead-lettered: " + id);
+            assertTrue(reason.startsWith("malformed: "), reason);
+            assertEquals(1, ((Number) message.getProps().getHeaders().get("hookfan-attempts")).intValue());
+        }
+        assertEquals(idless, dead.stream().filter(m -> m.getProps().getMessageId() == null).count());
     }
 
     static String postgresVersion() throws Exception {

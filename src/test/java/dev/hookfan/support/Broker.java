@@ -72,6 +72,16 @@ public final class Broker implements AutoCloseable {
         }
     }
 
+    /** Publishes straight to a queue through the default exchange, confirmed; fails if the broker nacks it. */
+    public void publishTo(String queue, String messageId, byte[] body) {
+        try {
+            channel.basicPublish("", queue, new AMQP.BasicProperties.Builder().messageId(messageId).deliveryMode(2).build(), body);
+            channel.waitForConfirmsOrDie(10_000);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static String newMessageId() {
         return UUID.randomUUID().toString();
     }
@@ -89,6 +99,18 @@ public final class Broker implements AutoCloseable {
             channel.queuePurge(queue);
         } catch (IOException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Empties the queue if it exists: a retry tier appears only once an instance has declared it. */
+    public void purgeIfPresent(String queue) {
+        Channel probe = null;
+        try {
+            probe = connection.createChannel();
+            probe.queuePurge(queue);
+            probe.close();
+        } catch (IOException | java.util.concurrent.TimeoutException | com.rabbitmq.client.ShutdownSignalException missing) {
+            // A missing queue closes only the probe channel: there is nothing to purge.
         }
     }
 

@@ -27,6 +27,13 @@ public final class Instance implements AutoCloseable {
     }
 
     public Instance start() {
+        launch();
+        awaitReady(Duration.ofSeconds(60));
+        return this;
+    }
+
+    /** Starts the process without waiting for it to be ready (start two, then await both). */
+    public Instance launch() {
         try {
             java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("java", "-Dquarkus.profile=test",
                     "-Dquarkus.http.port=" + httpPort, "-Dquarkus.management.port=" + managementPort));
@@ -39,7 +46,6 @@ public final class Instance implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-        awaitReady(Duration.ofSeconds(60));
         return this;
     }
 
