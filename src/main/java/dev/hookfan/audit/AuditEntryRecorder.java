@@ -38,9 +38,10 @@ public class AuditEntryRecorder implements IntegrationEventHandler {
         // An audit entry only ever comes from a consumed message: without its id, something is wrong upstream.
         String messageId = context.messageId().orElseThrow(() -> new IllegalStateException(
                 "An audit entry is only recorded from a consumed message, and " + event.type() + " came without one"));
-        return Panache.withTransaction(() -> AuditEntry
+        // The lookup runs outside a transaction: a replay costs one read, no BEGIN or COMMIT.
+        return Panache.withSession(() -> AuditEntry
                 .count("sourceMessageId = ?1 and organizationId = ?2", messageId, event.organizationId())
-                .chain(existing -> existing > 0 ? Uni.createFrom().voidItem() : insert(messageId, event)));
+                .chain(existing -> existing > 0 ? Uni.createFrom().voidItem() : Panache.withTransaction(() -> insert(messageId, event))));
     }
 
     private Uni<Void> insert(String messageId, IntegrationEvent event) {
