@@ -1,5 +1,7 @@
 package dev.hookfan.messaging;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookfan.sending.DeliverySender;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
@@ -8,9 +10,12 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The sender's fast path. The database, not this message, is the source of truth: the message is acked once
- * the send has been started or found unnecessary, and whatever it misses the poller finds.
+ * the sends have been started or found unnecessary, and whatever it misses the poller finds.
  */
 @ApplicationScoped
 public class DeliveryRequestConsumer {
@@ -18,22 +23,41 @@ public class DeliveryRequestConsumer {
     private static final Logger LOG = Logger.getLogger(DeliveryRequestConsumer.class);
 
     private final DeliverySender sender;
+    private final ObjectMapper mapper;
 
-    DeliveryRequestConsumer(DeliverySender sender) {
+    DeliveryRequestConsumer(DeliverySender sender, ObjectMapper mapper) {
         this.sender = sender;
+        this.mapper = mapper;
     }
 
     @Incoming("deliveries")
     public Uni<Void> consume(Message<byte[]> message) {
-        String deliveryId = message.getMetadata(IncomingRabbitMQMetadata.class)
-                .flatMap(IncomingRabbitMQMetadata::getMessageId)
-                .orElse(null);
-        Uni<Void> start = deliveryId == null
-                ? Uni.createFrom().voidItem().invoke(() -> LOG.warn("Ignoring a delivery request without message_id"))
-                : sender.sendIfClaimable(deliveryId)
-                .onFailure().invoke(failure -> LOG.warnf("Delivery %s not started now, the poller will retry: %s",
-                        deliveryId, failure.toString()))
+        List<String> deliveryIds = deliveryIds(message);
+        Uni<Void> start = deliveryIds.isEmpty()
+                ? Uni.createFrom().voidItem().invoke(() -> LOG.warn("Ignoring a delivery request that names no delivery"))
+                : sender.sendIfClaimable(deliveryIds)
+                .onFailure().invoke(failure -> LOG.warnf("Deliveries %s not started now, the poller will retry: %s",
+                        deliveryIds, failure.toString()))
                 .onFailure().recoverWithNull().replaceWithVoid();
         return start.chain(() -> Uni.createFrom().completionStage(message.ack()));
+    }
+
+    /** The body's deliveryIds; a request of an earlier version names its one delivery in message_id only. */
+    private List<String> deliveryIds(Message<byte[]> message) {
+        List<String> ids = new ArrayList<>();
+        try {
+            JsonNode listed = mapper.readTree(message.getPayload()).path("deliveryIds");
+            listed.forEach(id -> {
+                if (id.isTextual()) {
+                    ids.add(id.asText());
+                }
+            });
+        } catch (Exception unreadable) {
+            LOG.debugf("Delivery request body not readable, using its message_id: %s", unreadable.toString());
+        }
+        if (ids.isEmpty()) {
+            message.getMetadata(IncomingRabbitMQMetadata.class).flatMap(IncomingRabbitMQMetadata::getMessageId).ifPresent(ids::add);
+        }
+        return ids;
     }
 }

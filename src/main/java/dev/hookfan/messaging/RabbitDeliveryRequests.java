@@ -12,7 +12,10 @@ import org.eclipse.microprofile.reactive.messaging.Metadata;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** Publishes one persistent, confirmed webhook.delivery_requested message per delivery, its id as message_id. */
+/**
+ * Publishes one persistent, confirmed webhook.delivery_requested message per event: the body lists the event's
+ * delivery ids, so the sender claims them in one statement; message_id is the first of them.
+ */
 @ApplicationScoped
 public class RabbitDeliveryRequests implements DeliveryRequests {
 
@@ -26,20 +29,22 @@ public class RabbitDeliveryRequests implements DeliveryRequests {
 
     @Override
     public Uni<Void> request(List<String> deliveryIds) {
-        return Uni.join().all(deliveryIds.stream().map(this::publish).toList()).andCollectFailures().replaceWithVoid();
-    }
-
-    private Uni<Void> publish(String deliveryId) {
+        if (deliveryIds.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
         OutgoingRabbitMQMetadata metadata = OutgoingRabbitMQMetadata.builder()
-                .withMessageId(deliveryId)
+                .withMessageId(deliveryIds.get(0))
                 .withType(TYPE)
                 .withContentType("application/json")
                 .withDeliveryMode(2)
                 .build();
-        byte[] body = ("{\"type\":\"" + TYPE + "\",\"deliveryId\":\"" + deliveryId + "\"}").getBytes(StandardCharsets.UTF_8);
+        // Delivery ids are hex digits only, so they need no JSON escaping.
+        byte[] body = ("{\"type\":\"" + TYPE + "\",\"deliveryIds\":[\"" + String.join("\",\"", deliveryIds) + "\"]}")
+                .getBytes(StandardCharsets.UTF_8);
         return emitter.sendMessage(Message.of(body, Metadata.of(metadata)))
                 // A confirm lost with its connection never arrives: fail, so the message is retried (and the sweep sends).
                 .ifNoItem().after(EventCopies.CONFIRM_TIMEOUT).failWith(() -> new IllegalStateException(
-                        "no publisher confirm for delivery request " + deliveryId + " within " + EventCopies.CONFIRM_TIMEOUT));
+                        "no publisher confirm for the delivery request of " + deliveryIds.size() + " deliveries within "
+                                + EventCopies.CONFIRM_TIMEOUT));
     }
 }

@@ -40,8 +40,8 @@ public class DeliverySender {
 
     private static final Logger LOG = Logger.getLogger(DeliverySender.class);
 
-    private static final String CLAIM_ONE = "update webhook_delivery d set lease_until = now() + $2 * interval '1 millisecond'"
-            + " from webhook w where d.id = $1 and w.id = d.webhook_id and w.enabled and d.status = 'pending'"
+    private static final String CLAIM_SOME = "update webhook_delivery d set lease_until = now() + $2 * interval '1 millisecond'"
+            + " from webhook w where d.id = any($1) and w.id = d.webhook_id and w.enabled and d.status = 'pending'"
             + " and (d.attempts = 0 or d.next_attempt_at <= now()) and (d.lease_until is null or d.lease_until < now())"
             + " returning " + ClaimedDelivery.COLUMNS;
     private static final String CLAIM_DUE = "update webhook_delivery d set lease_until = now() + $2 * interval '1 millisecond'"
@@ -93,20 +93,37 @@ public class DeliverySender {
 
     /** The fast path: sends the delivery now if nobody else holds it and it is due; false if left for later. */
     public Uni<Boolean> sendIfClaimable(String deliveryId) {
-        if (!permits.tryAcquire()) {
-            return Uni.createFrom().item(false);
+        return sendIfClaimable(List.of(deliveryId)).map(started -> started > 0);
+    }
+
+    /**
+     * The fast path for one event's deliveries: claims in one statement those nobody else holds and that are due,
+     * as many as there are permits, and sends them; returns how many were started. The rest are left for later.
+     */
+    public Uni<Integer> sendIfClaimable(List<String> deliveryIds) {
+        int permitted = 0;
+        while (permitted < deliveryIds.size() && permits.tryAcquire()) {
+            permitted++;
         }
-        return pool.preparedQuery(CLAIM_ONE).execute(Tuple.of(deliveryId, leaseMillis))
-                .map(rows -> rows.size() == 0 ? null : ClaimedDelivery.of(rows.iterator().next()))
-                .onFailure().invoke(() -> permits.release())
+        if (permitted == 0) {
+            return Uni.createFrom().item(0);
+        }
+        int held = permitted;
+        String[] ids = deliveryIds.subList(0, held).toArray(String[]::new);
+        return pool.preparedQuery(CLAIM_SOME).execute(Tuple.of(ids, leaseMillis))
+                .map(DeliverySender::claims)
+                .onFailure().invoke(() -> releaseGlobal(held))
                 .map(claimed -> {
-                    if (claimed == null) {
-                        permits.release();
-                        return false;
-                    }
-                    start(claimed);
-                    return true;
+                    releaseGlobal(held - claimed.size());
+                    claimed.forEach(this::start);
+                    return claimed.size();
                 });
+    }
+
+    private void releaseGlobal(int count) {
+        for (int i = 0; i < count; i++) {
+            permits.release();
+        }
     }
 
     @Scheduled(every = "${hookfan.delivery.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,

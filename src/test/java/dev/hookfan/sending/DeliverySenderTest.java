@@ -250,6 +250,28 @@ class DeliverySenderTest {
         assertFalse(ids.stream().anyMatch(id -> attempts(id) != 1));
     }
 
+    @Test
+    void should_send_every_delivery_that_one_request_message_names() {
+        List<String> webhooks = IntStream.range(0, 3).mapToObj(i -> webhook("/batch/" + i)[0]).toList();
+        List<String> ids = new java.util.ArrayList<>();
+        for (String webhookId : webhooks) {
+            String id = UUID.randomUUID().toString().replace("-", "");
+            ids.add(id);
+            // Due only in an hour: the poller leaves them alone, so only the request message can send them.
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
+                    + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0,"
+                    + " now() + interval '1 hour', now())", id, webhookId, ORG);
+        }
+        broker.publishTo(Broker.DELIVERIES, "not-a-delivery-id", ("{\"type\":\"webhook.delivery_requested\",\"deliveryIds\":[\""
+                + String.join("\",\"", ids) + "\"]}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> ids.stream().allMatch(id -> "delivered".equals(status(id))));
+        List<String> received = IntStream.range(0, 3).mapToObj(i -> receiver.requests("/batch/" + i))
+                .flatMap(List::stream).map(r -> r.header("webhook-id")).toList();
+        assertEquals(Set.copyOf(ids), Set.copyOf(received));
+        assertEquals(3, received.size());
+    }
+
     private CompletableFuture<Boolean> claimOnItsOwnContext(String deliveryId) {
         CompletableFuture<Boolean> claimed = new CompletableFuture<>();
         VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext()).runOnContext(ignored ->
