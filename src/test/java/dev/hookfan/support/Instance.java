@@ -53,6 +53,16 @@ public final class Instance implements AutoCloseable {
         await().atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> status("/q/health/ready") == 200);
     }
 
+    /** Whether the instance answers ready within the time, without failing the test when it does not. */
+    public boolean becomesReady(Duration timeout) {
+        try {
+            awaitReady(timeout);
+            return true;
+        } catch (org.awaitility.core.ConditionTimeoutException notReady) {
+            return false;
+        }
+    }
+
     public int status(String path) {
         try {
             return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
