@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The end-to-end benchmark (see bench/README.md): packages the service (no tests), prepares a database and a
+# vhost of its own, turns on pg_stat_statements (restarting PostgreSQL once if it was not loaded), then runs
+# bench/src against the packaged service. Options: --events 50000 --runs 3 --latency-rate 1000
+# --latency-seconds 60 --raw-seconds 20 --queue-type quorum. Results: bench/results/<date>.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/services.sh
+export PGPASSWORD="${QUARKUS_DATASOURCE_PASSWORD:-postgres}"
+psql_admin() { psql -h 127.0.0.1 -U postgres -d "${2:-postgres}" -tAqc "$1"; }
+
+# Statement counts per replayed event come from pg_stat_statements, which must be preloaded.
+if ! psql_admin "show shared_preload_libraries" | grep -q pg_stat_statements; then
+  echo "bench: loading pg_stat_statements (PostgreSQL restarts once)"
+  psql_admin "alter system set shared_preload_libraries = 'pg_stat_statements'"
+  for version in $(ls /etc/postgresql); do
+    pg_ctlcluster --skip-systemctl-redirect "$version" main restart
+  done
+  for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+fi
+# Production PostgreSQL runs autovacuum; without it (some CI images turn it off) statistics never catch up with
+# a table that grows from empty, and the planner keeps scanning what it believes is small.
+if [ "$(psql_admin "show autovacuum")" != "on" ]; then
+  echo "bench: turning autovacuum on (the PostgreSQL default; it stays on)"
+  psql_admin "alter system set autovacuum = on"
+  psql_admin "select pg_reload_conf()" >/dev/null
+fi
+if [ "$(psql_admin "select 1 from pg_database where datname = 'hookfan_bench'")" != "1" ]; then
+  psql_admin "create database hookfan_bench"
+fi
+psql_admin "create extension if not exists pg_stat_statements" hookfan_bench
+rabbitmqctl -q add_vhost hookfan-bench >/dev/null 2>&1 || true
+rabbitmqctl -q set_permissions -p hookfan-bench guest ".*" ".*" ".*" >/dev/null
+
+./mvnw -B -q package -DskipTests
+./mvnw -B -q -f bench/pom.xml package
+exec java -cp "bench/target/classes:bench/target/lib/*" dev.hookfan.bench.Benchmark "$@"

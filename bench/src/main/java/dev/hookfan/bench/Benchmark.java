@@ -1,0 +1,368 @@
+package dev.hookfan.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+/**
+ * End-to-end benchmark of the packaged service against the machine's PostgreSQL and RabbitMQ: ingest, replay,
+ * sender, latency at a fixed rate, memory and start-up, beside the broker's raw limit. See bench/README.md.
+ */
+public final class Benchmark {
+
+    static final String VHOST = "hookfan-bench";
+    static final String AMQP_URI = "amqp://guest:guest@127.0.0.1:5672/" + VHOST;
+    static final String DATABASE = "hookfan_bench";
+    static final String EXCHANGE = "integration-events";
+    static final String WORK_QUEUE = "hookfan.integration-events";
+    static final String DELIVERIES_QUEUE = "hookfan.deliveries";
+    static final String DLQ = "hookfan.integration-events.dlq";
+    static final String TYPE = "organization.member_removed";
+    static final int ORGANIZATIONS = 20;
+    static final int WEBHOOKS_PER_ORGANIZATION = 5;
+    /** Unconfirmed publishes in flight, for our publisher and for PerfTest alike. */
+    static final int CONFIRM_WINDOW = 1000;
+    /** hookfan.messaging.prefetch's default: PerfTest's consumer gets the same. */
+    static final int PREFETCH = 64;
+    static final long PHASE_TIMEOUT_NANOS = TimeUnit.MINUTES.toNanos(15);
+
+    private final Options options;
+    private final Database db;
+    private final Publisher publisher;
+    private final Receiver receiver;
+    private final List<Map<String, Double>> runs = new ArrayList<>();
+    private final StringBuilder statements = new StringBuilder();
+
+    record Options(int events, int warmup, int runs, int latencyRate, int latencySeconds, int rawSeconds, String queueType,
+                   Path jar, Path results) {
+
+        static Options parse(String[] args) {
+            Map<String, String> given = new LinkedHashMap<>();
+            for (int i = 0; i + 1 < args.length; i += 2) {
+                given.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+            }
+            return new Options(Integer.parseInt(given.getOrDefault("events", "50000")),
+                    Integer.parseInt(given.getOrDefault("warmup", "10000")),
+                    Integer.parseInt(given.getOrDefault("runs", "3")),
+                    Integer.parseInt(given.getOrDefault("latency-rate", "1000")),
+                    Integer.parseInt(given.getOrDefault("latency-seconds", "60")),
+                    Integer.parseInt(given.getOrDefault("raw-seconds", "20")),
+                    given.getOrDefault("queue-type", "quorum"),
+                    Path.of(given.getOrDefault("jar", "target/quarkus-app/quarkus-run.jar")),
+                    Path.of(given.getOrDefault("results", "bench/results")));
+        }
+    }
+
+    Benchmark(Options options, Database db, Publisher publisher, Receiver receiver) {
+        this.options = options;
+        this.db = db;
+        this.publisher = publisher;
+        this.receiver = receiver;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        try (Database db = new Database("jdbc:postgresql://127.0.0.1:5432/" + DATABASE);
+             Publisher publisher = new Publisher(AMQP_URI, CONFIRM_WINDOW);
+             Receiver receiver = new Receiver(0)) {
+            new Benchmark(options, db, publisher, receiver).run();
+        }
+        System.exit(0);
+    }
+
+    void run() throws Exception {
+        Path raw = options.results().resolve("raw");
+        Files.createDirectories(raw);
+        int messageSize = event(0, Clock.micros()).length;
+        List<Double> rawRates = new ArrayList<>();
+        for (int run = 1; run <= options.runs(); run++) {
+            log("PerfTest run %d: %d s, %d-byte persistent messages, confirms %d, prefetch %d, %s queue", run,
+                    options.rawSeconds(), messageSize, CONFIRM_WINDOW, PREFETCH, options.queueType());
+            rawRates.add(RawBroker.receivingRate(AMQP_URI, options.queueType(), messageSize, CONFIRM_WINDOW, PREFETCH,
+                    options.rawSeconds(), raw.resolve("perftest-" + run + ".log")));
+            publisher.delete("hookfan.bench.raw");
+            log("  raw broker: %.0f msg/s", rawRates.get(run - 1));
+        }
+        for (int run = 1; run <= options.runs(); run++) {
+            runs.add(serviceRun(run, raw));
+        }
+        Path report = options.results().resolve(LocalDate.now() + ".md");
+        Files.writeString(report, Report.markdown(options, machine(), messageSize, rawRates, runs, statements.toString()));
+        log("Results: %s", report);
+        System.out.println(Report.headline(options, rawRates, runs));
+    }
+
+    private Map<String, Double> serviceRun(int run, Path raw) throws Exception {
+        Map<String, Double> figures = new LinkedHashMap<>();
+        List<String> properties = List.of(
+                "quarkus.datasource.reactive.url=postgresql://127.0.0.1:5432/" + DATABASE,
+                "quarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:5432/" + DATABASE,
+                "rabbitmq-host=127.0.0.1",
+                "rabbitmq-virtual-host=" + VHOST,
+                "hookfan.messaging.queue-type=" + options.queueType(),
+                // The API calls that set up the webhooks are not measured; tokens would only add set-up code.
+                "hookfan.auth.enabled=false",
+                // The receiver listens on 127.0.0.1, which production settings refuse as a webhook target.
+                "hookfan.webhooks.allow-private-addresses=true");
+        log("Run %d: starting the packaged service", run);
+        try (Service service = Service.start(options.jar(), properties, raw.resolve("service-" + run + ".log"))) {
+            figures.put("startup_ms", (double) service.startupMillis);
+            db.truncateAll();
+            for (String queue : List.of(WORK_QUEUE, DELIVERIES_QUEUE, DLQ)) {
+                publisher.purge(queue);
+            }
+            Thread.sleep(5000);
+            figures.put("idle_rss_mib", service.residentMiB("VmRSS"));
+            createWebhooks();
+
+            String[] ids = new String[options.events()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = UUID.randomUUID().toString();
+            }
+            warmUp();
+            long base = Clock.micros();
+            ingest(ids, base, figures);
+            replay(ids, base, figures, run);
+            sender(figures);
+            latency(figures);
+            figures.put("peak_rss_mib", service.residentMiB("VmHWM"));
+            long dead = publisher.count(DLQ);
+            if (dead != 0) {
+                throw new IllegalStateException(dead + " messages in the DLQ: the run is not valid");
+            }
+        }
+        log("Run %d: %s", run, figures);
+        return figures;
+    }
+
+    private void createWebhooks() throws Exception {
+        for (int org = 0; org < ORGANIZATIONS; org++) {
+            for (int hook = 0; hook < WEBHOOKS_PER_ORGANIZATION; hook++) {
+                Service.post("/organizations/" + organization(org) + "/webhooks",
+                        "{\"url\":\"" + receiver.url("/hooks/" + org + "/" + hook) + "\",\"eventTypes\":[\"" + TYPE + "\"]}");
+            }
+        }
+    }
+
+    /** The JIT compiles the hot paths during the first thousands of events; every figure is taken after them. */
+    private void warmUp() throws Exception {
+        if (options.warmup() == 0) {
+            return;
+        }
+        log("  warm-up: %d events, not measured", options.warmup());
+        long rows = (long) options.warmup() * WEBHOOKS_PER_ORGANIZATION;
+        long postsBefore = receiver.posts();
+        for (int i = 0; i < options.warmup(); i++) {
+            publisher.publish(EXCHANGE, TYPE, UUID.randomUUID().toString(), event(i, Clock.micros()));
+        }
+        publisher.awaitConfirms();
+        waitUntil(() -> count("select count(*) from webhook_delivery"), rows);
+        waitUntil(() -> receiver.posts() - postsBefore, rows);
+    }
+
+    /** 1: unique events as fast as the broker takes them, until every delivery row exists and every POST arrived. */
+    private void ingest(String[] ids, long base, Map<String, Double> figures) throws Exception {
+        long rowsBefore = db.count("select count(*) from webhook_delivery");
+        long newRows = (long) ids.length * WEBHOOKS_PER_ORGANIZATION;
+        long expectedRows = rowsBefore + newRows;
+        long postsBefore = receiver.posts();
+        log("  ingest: %d events -> %d deliveries", ids.length, newRows);
+        long start = System.nanoTime();
+        long startMicros = Clock.micros();
+        for (int i = 0; i < ids.length; i++) {
+            publisher.publish(EXCHANGE, TYPE, ids[i], event(i, base + i));
+        }
+        publisher.awaitConfirms();
+        double publishSeconds = seconds(System.nanoTime() - start);
+        double rowsSeconds = seconds(waitUntil(() -> count("select count(*) from webhook_delivery"), expectedRows) - start);
+        waitUntil(() -> receiver.posts() - postsBefore, newRows);
+        double postsSeconds = (receiver.lastPostMicros() - startMicros) / 1e6;
+        long rows = db.count("select count(*) from webhook_delivery");
+        long distinct = db.count("select count(distinct (message_id, webhook_id)) from webhook_delivery");
+        if (rows != expectedRows || distinct != expectedRows) {
+            throw new IllegalStateException(rows + " rows, " + distinct + " distinct (message, webhook): expected " + expectedRows);
+        }
+        figures.put("publish_events_per_s", ids.length / publishSeconds);
+        figures.put("ingest_events_per_s", ids.length / rowsSeconds);
+        figures.put("ingest_deliveries_per_s", newRows / rowsSeconds);
+        figures.put("ingest_sent_per_s", newRows / postsSeconds);
+        log("  ingest: %.0f events/s (%.0f deliveries/s) persisted, all %d POSTs received after %.1f s",
+                ids.length / rowsSeconds, newRows / rowsSeconds, newRows, postsSeconds);
+    }
+
+    /** 3: the same events again: the rate, and every statement PostgreSQL ran meanwhile, per replayed event. */
+    private void replay(String[] ids, long base, Map<String, Double> figures, int run) throws Exception {
+        long rowsBefore = db.count("select count(*) from webhook_delivery");
+        long postsBefore = receiver.posts();
+        double consumedBefore = Service.metric("hookfan_events_consumed_total");
+        db.execute("select pg_stat_statements_reset()");
+        log("  replay: %d events with the same message ids", ids.length);
+        long start = System.nanoTime();
+        for (int i = 0; i < ids.length; i++) {
+            publisher.publish(EXCHANGE, TYPE, ids[i], event(i, base + i));
+        }
+        publisher.awaitConfirms();
+        // The metrics endpoint, not the database, is polled here: the statement counts stay the service's own.
+        long done = waitUntil(() -> (long) (metricOrZero("hookfan_events_consumed_total") - consumedBefore), ids.length);
+        double replaySeconds = seconds(done - start);
+        Thread.sleep(2000);
+        List<Object[]> ran = db.query("select s.calls, s.query from pg_stat_statements s join pg_database d on d.oid = s.dbid"
+                + " where d.datname = current_database() and s.query not like '%pg_stat_statements%' order by s.calls desc");
+        Map<String, Long> byKind = new LinkedHashMap<>();
+        statements.append("\nRun ").append(run).append(", replay of ").append(ids.length).append(" events, ")
+                .append(String.format(Locale.ROOT, "%.1f", replaySeconds)).append(" s:\n\n| calls | per event | statement |\n|---:|---:|---|\n");
+        for (Object[] row : ran) {
+            long calls = ((Number) row[0]).longValue();
+            String query = row[1].toString().replaceAll("\\s+", " ").trim();
+            byKind.merge(query.split(" ")[0].toLowerCase(Locale.ROOT), calls, Long::sum);
+            statements.append("| ").append(calls).append(" | ").append(String.format(Locale.ROOT, "%.4f", (double) calls / ids.length))
+                    .append(" | `").append(query.length() > 160 ? query.substring(0, 160) + "…" : query).append("` |\n");
+        }
+        long writes = byKind.getOrDefault("insert", 0L) + byKind.getOrDefault("update", 0L) + byKind.getOrDefault("delete", 0L);
+        figures.put("replay_events_per_s", ids.length / replaySeconds);
+        figures.put("replay_selects_per_event", (double) byKind.getOrDefault("select", 0L) / ids.length);
+        figures.put("replay_writes_per_event", (double) writes / ids.length);
+        figures.put("replay_transactions_per_event", (double) byKind.getOrDefault("begin", 0L) / ids.length);
+        figures.put("replay_new_rows", (double) (db.count("select count(*) from webhook_delivery") - rowsBefore));
+        figures.put("replay_posts", (double) (receiver.posts() - postsBefore));
+        log("  replay: %.0f events/s; per event %.4f SELECT, %.4f INSERT/UPDATE/DELETE, %.4f BEGIN; %s new rows, %s POSTs",
+                ids.length / replaySeconds, figures.get("replay_selects_per_event"), figures.get("replay_writes_per_event"),
+                figures.get("replay_transactions_per_event"), figures.get("replay_new_rows"), figures.get("replay_posts"));
+    }
+
+    /** 5: the sender alone: pending deliveries whose delivery_requested messages are published at once. */
+    private void sender(Map<String, Double> figures) throws Exception {
+        int count = options.events();
+        // Pending again with nothing attempted, due after the default sweep grace as fresh rows are: the fast path
+        // sends what it has permits for, and the poller sweeps what it left, as in production.
+        db.execute("create temporary table bench_resend as select id from webhook_delivery order by id limit " + count);
+        db.execute("delete from delivery_attempt where delivery_id in (select id from bench_resend)");
+        db.execute("update webhook_delivery set status = 'pending', attempts = 0, lease_until = null, delivered_at = null,"
+                + " next_attempt_at = now() + interval '5 seconds' where id in (select id from bench_resend)");
+        List<Object[]> resend = db.query("select id from bench_resend");
+        db.execute("drop table bench_resend");
+        long postsBefore = receiver.posts();
+        log("  sender: %d delivery requests", count);
+        long startMicros = Clock.micros();
+        // As the service asks: one request per event, naming its deliveries (one per webhook of the organization).
+        for (int from = 0; from < resend.size(); from += WEBHOOKS_PER_ORGANIZATION) {
+            List<String> ids = resend.subList(from, Math.min(resend.size(), from + WEBHOOKS_PER_ORGANIZATION)).stream()
+                    .map(row -> row[0].toString()).toList();
+            publisher.publish("", DELIVERIES_QUEUE, ids.get(0), ("{\"type\":\"webhook.delivery_requested\",\"deliveryIds\":[\""
+                    + String.join("\",\"", ids) + "\"]}").getBytes(StandardCharsets.UTF_8));
+        }
+        publisher.awaitConfirms();
+        waitUntil(() -> receiver.posts() - postsBefore, count);
+        double seconds = (receiver.lastPostMicros() - startMicros) / 1e6;
+        waitUntil(() -> count("select count(*) from webhook_delivery where status = 'delivered'"),
+                db.count("select count(*) from webhook_delivery"));
+        figures.put("sender_deliveries_per_s", count / seconds);
+        log("  sender: %.0f deliveries/s, signed", count / seconds);
+    }
+
+    /** 4: a fixed offered rate; publish→row written and publish→POST received, per delivery. */
+    private void latency(Map<String, Double> figures) throws Exception {
+        int events = options.latencyRate() * options.latencySeconds();
+        long expectedRows = db.count("select count(*) from webhook_delivery") + (long) events * WEBHOOKS_PER_ORGANIZATION;
+        long postsBefore = receiver.posts();
+        receiver.recordLatencies(events * WEBHOOKS_PER_ORGANIZATION);
+        log("  latency: %d events/s for %d s", options.latencyRate(), options.latencySeconds());
+        long phaseStartMicros = Clock.micros();
+        long start = System.nanoTime();
+        long interval = TimeUnit.SECONDS.toNanos(1) / options.latencyRate();
+        for (int i = 0; i < events; i++) {
+            long due = start + i * interval;
+            long wait;
+            while ((wait = due - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            publisher.publish(EXCHANGE, TYPE, UUID.randomUUID().toString(), event(i, Clock.micros()));
+        }
+        double offeredSeconds = seconds(System.nanoTime() - start);
+        publisher.awaitConfirms();
+        waitUntil(() -> count("select count(*) from webhook_delivery"), expectedRows);
+        waitUntil(() -> receiver.posts() - postsBefore, (long) events * WEBHOOKS_PER_ORGANIZATION);
+        Object[] persisted = db.query("select percentile_disc(0.5) within group (order by l), percentile_disc(0.99) within group (order by l),"
+                + " count(*) from (select extract(epoch from created_at) * 1000000 - (payload::jsonb -> 'data' ->> 't')::bigint as l"
+                + " from webhook_delivery where created_at >= to_timestamp(" + phaseStartMicros + " / 1000000.0)) x").get(0);
+        long[] posted = receiver.latencies();
+        figures.put("latency_offered_events_per_s", events / offeredSeconds);
+        figures.put("latency_persisted_p50_ms", ((Number) persisted[0]).doubleValue() / 1000);
+        figures.put("latency_persisted_p99_ms", ((Number) persisted[1]).doubleValue() / 1000);
+        figures.put("latency_post_p50_ms", Stats.percentile(posted, 50) / 1000.0);
+        figures.put("latency_post_p99_ms", Stats.percentile(posted, 99) / 1000.0);
+        log("  latency at %.0f events/s: persisted p50 %.1f ms p99 %.1f ms (%s rows); POST p50 %.1f ms p99 %.1f ms (%d POSTs)",
+                events / offeredSeconds, figures.get("latency_persisted_p50_ms"), figures.get("latency_persisted_p99_ms"),
+                persisted[2], figures.get("latency_post_p50_ms"), figures.get("latency_post_p99_ms"), posted.length);
+    }
+
+    private String machine() throws Exception {
+        String cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(line -> line.startsWith("model name"))
+                .findFirst().map(line -> line.substring(line.indexOf(':') + 1).trim()).orElse("unknown");
+        String memory = Files.readAllLines(Path.of("/proc/meminfo")).get(0).replaceAll("\\s+", " ");
+        String os = Files.readAllLines(Path.of("/etc/os-release")).stream().filter(line -> line.startsWith("PRETTY_NAME="))
+                .findFirst().map(line -> line.substring(13).replace("\"", "")).orElse("unknown");
+        return "- " + Runtime.getRuntime().availableProcessors() + " cores, " + cpu + "; " + memory + "\n"
+                + "- " + os + ", Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")\n"
+                + "- " + db.query("select version()").get(0)[0] + "\n"
+                + "- RabbitMQ " + publisher.serverVersion();
+    }
+
+    static String organization(int org) {
+        return String.format(Locale.ROOT, "bench_org_%02d", org);
+    }
+
+    /** An event of one of the organizations; "t" carries its publish time in epoch microseconds. */
+    static byte[] event(int n, long publishedMicros) {
+        return ("{\"type\":\"" + TYPE + "\",\"organizationId\":\"" + organization(n % ORGANIZATIONS)
+                + "\",\"occurredAt\":\"2026-12-03T08:00:00Z\",\"data\":{\"n\":" + n + ",\"t\":" + publishedMicros + "}}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Polls until the value reaches the target; returns System.nanoTime() of the poll that saw it. */
+    private static long waitUntil(LongSupplier value, long target) throws InterruptedException {
+        long deadline = System.nanoTime() + PHASE_TIMEOUT_NANOS;
+        while (System.nanoTime() < deadline) {
+            if (value.getAsLong() >= target) {
+                return System.nanoTime();
+            }
+            // Coarse enough that counting rows costs PostgreSQL little, fine enough for phases of many seconds.
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("not reached within 15 minutes: " + value.getAsLong() + " of " + target);
+    }
+
+    private long count(String sql) {
+        try {
+            return db.count(sql);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static double metricOrZero(String name) {
+        try {
+            return Service.metric(name);
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
+    private static double seconds(long nanos) {
+        return nanos / 1e9;
+    }
+
+    static void log(String format, Object... args) {
+        System.out.printf(Locale.ROOT, "[bench] " + format + "%n", args);
+    }
+}

@@ -1,0 +1,91 @@
+package dev.hookfan.bench;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The results file and the headline table the README quotes. */
+final class Report {
+
+    /** Figure key, what it is, decimals, the target. */
+    private record Row(String key, String label, int decimals, String target) {
+    }
+
+    private static final List<Row> ROWS = List.of(
+            new Row("ingest_events_per_s", "ingest, events/s (publish → every delivery row written)", 0, "≥ 0.5 × raw"),
+            new Row("ingest_deliveries_per_s", "ingest, delivery rows/s", 0, ""),
+            new Row("ingest_sent_per_s", "ingest, deliveries/s received by the subscriber (publish → last POST)", 0, ""),
+            new Row("publish_events_per_s", "publisher, events/s confirmed by the broker while Hookfan consumes", 0, ""),
+            new Row("replay_events_per_s", "replay, events/s", 0, ""),
+            new Row("replay_selects_per_event", "replay, SELECT statements per event (all of PostgreSQL's)", 4, "1"),
+            new Row("replay_writes_per_event", "replay, INSERT/UPDATE/DELETE per event", 4, "0"),
+            new Row("replay_transactions_per_event", "replay, BEGIN per event", 4, ""),
+            new Row("replay_new_rows", "replay, new delivery rows", 0, "0"),
+            new Row("replay_posts", "replay, POSTs (publishes of delivery_requested lead to these)", 0, "0"),
+            new Row("sender_deliveries_per_s", "sender alone, signed deliveries/s", 0, "≥ 5,000"),
+            new Row("latency_offered_events_per_s", "latency phase, offered events/s", 0, "1,000"),
+            new Row("latency_persisted_p50_ms", "publish → delivery row written, p50 ms", 1, ""),
+            new Row("latency_persisted_p99_ms", "publish → delivery row written, p99 ms", 1, "< 50"),
+            new Row("latency_post_p50_ms", "publish → subscriber got the POST, p50 ms", 1, ""),
+            new Row("latency_post_p99_ms", "publish → subscriber got the POST, p99 ms", 1, ""),
+            new Row("startup_ms", "start-up to ready, ms", 0, ""),
+            new Row("idle_rss_mib", "resident memory at idle, MiB", 0, "≤ 150"),
+            new Row("peak_rss_mib", "resident memory at peak (VmHWM), MiB", 0, ""));
+
+    private Report() {
+    }
+
+    static String headline(Benchmark.Options options, List<Double> rawRates, List<Map<String, Double>> runs) {
+        StringBuilder table = new StringBuilder("| figure | median (min–max) of " + runs.size() + " runs | target |\n|---|---|---|\n");
+        table.append("| raw broker (PerfTest), msg/s | ").append(Stats.summary(rawRates, 0)).append(" | |\n");
+        for (Row row : ROWS) {
+            List<Double> values = runs.stream().map(run -> run.get(row.key())).toList();
+            table.append("| ").append(row.label()).append(" | ").append(Stats.summary(values, row.decimals()))
+                    .append(" | ").append(row.target()).append(" |\n");
+        }
+        double ingest = Stats.median(runs.stream().map(run -> run.get("ingest_events_per_s")).toList());
+        table.append(String.format(Locale.ROOT, "| **ingest ÷ raw** (medians) | **%.2f** | ≥ 0.5 |%n", ingest / Stats.median(rawRates)));
+        return table.toString();
+    }
+
+    static String markdown(Benchmark.Options options, String machine, int messageSize, List<Double> rawRates,
+                           List<Map<String, Double>> runs, String statements) {
+        StringBuilder text = new StringBuilder();
+        text.append("# Hookfan benchmark, ").append(LocalDate.now()).append("\n\n")
+                .append("Command: `bench/run.sh --events ").append(options.events()).append(" --warmup ").append(options.warmup())
+                .append(" --runs ").append(options.runs())
+                .append(" --latency-rate ").append(options.latencyRate()).append(" --latency-seconds ").append(options.latencySeconds())
+                .append(" --raw-seconds ").append(options.rawSeconds()).append(" --queue-type ").append(options.queueType()).append("`\n\n")
+                .append("## Machine\n\n").append(machine).append("\n\n")
+                .append("## Set-up\n\n")
+                .append("Broker, database, load generator, subscriber and service all on this machine. ")
+                .append(Benchmark.ORGANIZATIONS).append(" organizations × ").append(Benchmark.WEBHOOKS_PER_ORGANIZATION)
+                .append(" enabled webhooks; each event goes to one organization, so it fans out to ")
+                .append(Benchmark.WEBHOOKS_PER_ORGANIZATION).append(" deliveries. Events are ").append(messageSize)
+                .append(" bytes, persistent, published with confirms (").append(Benchmark.CONFIRM_WINDOW)
+                .append(" unconfirmed at most). The packaged service (`target/quarkus-app`) runs with its production defaults except:")
+                .append(" its own database and vhost, `hookfan.auth.enabled=false` (only the set-up API calls would need a token) and")
+                .append(" `hookfan.webhooks.allow-private-addresses=true` (the subscriber is on 127.0.0.1). The subscriber answers 200")
+                .append(" at once, so the sender works during ingest too. Each run starts the service anew and sends ")
+                .append(options.warmup()).append(" warm-up events through the whole path before any figure is taken.\n\n")
+                .append("## Results\n\n").append(headline(options, rawRates, runs)).append("\n")
+                .append("Raw broker runs (msg/s): ").append(rawRates).append("\n\n### Every run\n\n");
+        List<String> keys = new ArrayList<>(runs.get(0).keySet());
+        text.append("| figure |");
+        for (int run = 1; run <= runs.size(); run++) {
+            text.append(" run ").append(run).append(" |");
+        }
+        text.append("\n|---|").append("---:|".repeat(runs.size())).append("\n");
+        for (String key : keys) {
+            text.append("| ").append(key).append(" |");
+            for (Map<String, Double> run : runs) {
+                text.append(String.format(Locale.ROOT, " %.4f |", run.get(key)));
+            }
+            text.append("\n");
+        }
+        text.append("\n## Statements during the replays (pg_stat_statements)\n").append(statements);
+        return text.toString();
+    }
+}

@@ -1,0 +1,110 @@
+package dev.hookfan.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** The packaged service (target/quarkus-app), started as a user would start it, with a few -D overrides. */
+final class Service implements AutoCloseable {
+
+    static final int HTTP_PORT = 18080;
+    static final int MANAGEMENT_PORT = 19000;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Process process;
+    final long startupMillis;
+
+    private Service(Process process, long startupMillis) {
+        this.process = process;
+        this.startupMillis = startupMillis;
+    }
+
+    /** Starts the jar and returns once /q/health/ready answers 200; the time from spawn to that is the start-up time. */
+    static Service start(Path jar, List<String> properties, Path log) throws Exception {
+        List<String> command = new ArrayList<>(List.of("java"));
+        // For profiling, e.g. HOOKFAN_BENCH_JVM_OPTS="-XX:StartFlightRecording=filename=bench.jfr,settings=profile".
+        String jvmOptions = System.getenv().getOrDefault("HOOKFAN_BENCH_JVM_OPTS", "").trim();
+        if (!jvmOptions.isEmpty()) {
+            command.addAll(List.of(jvmOptions.split("\\s+")));
+        }
+        properties.forEach(property -> command.add("-D" + property));
+        command.addAll(List.of("-Dquarkus.http.port=" + HTTP_PORT, "-Dquarkus.management.port=" + MANAGEMENT_PORT,
+                "-jar", jar.toString()));
+        Files.createDirectories(log.getParent());
+        if (status("/q/health/ready") != -1) {
+            throw new IllegalStateException("something already answers on port " + MANAGEMENT_PORT + ": stop it first");
+        }
+        long spawned = System.nanoTime();
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = spawned + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the service exited with " + process.exitValue() + ", see " + log);
+            }
+            if (status("/q/health/ready") == 200) {
+                return new Service(process, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - spawned));
+            }
+            Thread.sleep(20);
+        }
+        process.destroyForcibly();
+        throw new IllegalStateException("the service was not ready within 120 s, see " + log);
+    }
+
+    static int status(String managementPath) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + MANAGEMENT_PORT + managementPath))
+                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception notYet) {
+            return -1;
+        }
+    }
+
+    /** POSTs JSON to the API and returns the body; fails unless the answer is 2xx. */
+    static String post(String path, String json) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + HTTP_PORT + path))
+                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() / 100 != 2) {
+            throw new IllegalStateException("POST " + path + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return response.body();
+    }
+
+    /** The sum of a Prometheus counter over all its label sets. */
+    static double metric(String name) throws Exception {
+        String text = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + MANAGEMENT_PORT + "/q/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        double sum = 0;
+        for (String line : text.split("\n")) {
+            if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
+    }
+
+    /** Resident memory now (VmRSS) or at its peak so far (VmHWM), in MiB. */
+    double residentMiB(String field) throws Exception {
+        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
+            }
+        }
+        throw new IllegalStateException(field + " not in /proc/" + process.pid() + "/status");
+    }
+
+    @Override
+    public void close() throws Exception {
+        process.destroy();
+        if (!process.waitFor(40, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+}
