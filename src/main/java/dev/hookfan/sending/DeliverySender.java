@@ -101,29 +101,19 @@ public class DeliverySender {
      * as many as there are permits, and sends them; returns how many were started. The rest are left for later.
      */
     public Uni<Integer> sendIfClaimable(List<String> deliveryIds) {
-        int permitted = 0;
-        while (permitted < deliveryIds.size() && permits.tryAcquire()) {
-            permitted++;
-        }
-        if (permitted == 0) {
+        int held = permits.tryAcquireUpTo(deliveryIds.size());
+        if (held == 0) {
             return Uni.createFrom().item(0);
         }
-        int held = permitted;
         String[] ids = deliveryIds.subList(0, held).toArray(String[]::new);
         return pool.preparedQuery(CLAIM_SOME).execute(Tuple.of(ids, leaseMillis))
                 .map(DeliverySender::claims)
-                .onFailure().invoke(() -> releaseGlobal(held))
+                .onFailure().invoke(() -> permits.release(held))
                 .map(claimed -> {
-                    releaseGlobal(held - claimed.size());
+                    permits.release(held - claimed.size());
                     claimed.forEach(this::start);
                     return claimed.size();
                 });
-    }
-
-    private void releaseGlobal(int count) {
-        for (int i = 0; i < count; i++) {
-            permits.release();
-        }
     }
 
     @Scheduled(every = "${hookfan.delivery.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,

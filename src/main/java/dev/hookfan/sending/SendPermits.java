@@ -24,6 +24,24 @@ final class SendPermits {
         inFlight.decrementAndGet();
     }
 
+    /** Takes as many of the wanted permits as are free, none beyond the bound; returns how many. */
+    int tryAcquireUpTo(int wanted) {
+        while (true) {
+            int current = inFlight.get();
+            int granted = Math.min(wanted, maxInFlight - current);
+            if (granted <= 0) {
+                return 0;
+            }
+            if (inFlight.compareAndSet(current, current + granted)) {
+                return granted;
+            }
+        }
+    }
+
+    void release(int count) {
+        inFlight.addAndGet(-count);
+    }
+
     boolean tryAcquire(String webhookId) {
         boolean[] acquired = {false};
         // Acquire and release both run under the map's lock for this key, so a counter is never lost in between.
