@@ -46,6 +46,10 @@ public interface MessagingConfig {
     @WithDefault("1M")
     MemorySize maxMessageSize();
 
+    /** Milliseconds between a consumer's attempts to reconnect after the broker went away. */
+    @WithDefault("2000")
+    int recoveryIntervalMs();
+
     Retry retry();
 
     interface Retry {

@@ -37,6 +37,27 @@ public final class Database {
         }
     }
 
+    /**
+     * Holds an exclusive lock on the table until closed: every statement touching it waits, so a service's
+     * handlers stay inside their messages (received, not yet settled) for as long as a test needs.
+     */
+    public static AutoCloseable lock(String table) {
+        try {
+            Connection connection = connect();
+            connection.setAutoCommit(false);
+            try (var statement = connection.createStatement()) {
+                statement.execute("lock table " + table + " in access exclusive mode");
+            }
+            return () -> {
+                try (connection) {
+                    connection.rollback();
+                }
+            };
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static int update(String sql, Object... parameters) {
         try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters)) {
             return statement.executeUpdate();

@@ -41,7 +41,7 @@ public final class Instance implements AutoCloseable {
             command.addAll(java.util.List.of("-jar", "target/quarkus-app/quarkus-run.jar"));
             process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(new File("target/" + name + ".log")))
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log()))
                     .start();
         } catch (Exception e) {
             throw new IllegalStateException(e);
@@ -80,6 +80,30 @@ public final class Instance implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Where the log ends now, to read what the instance writes after this point. */
+    public long logSize() {
+        return log().length();
+    }
+
+    public String logSince(long offset) {
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(log(), "r")) {
+            file.seek(Math.min(offset, file.length()));
+            byte[] bytes = new byte[(int) (file.length() - file.getFilePointer())];
+            file.readFully(bytes);
+            return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private File log() {
+        return new File("target/" + name + ".log");
+    }
+
+    public boolean running() {
+        return process != null && process.isAlive();
     }
 
     /** SIGKILL: no shutdown hook, no ack, no lease released. */

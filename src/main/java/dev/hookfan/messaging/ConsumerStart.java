@@ -1,0 +1,64 @@
+package dev.hookfan.messaging;
+
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.reactive.messaging.ChannelRegistry;
+import io.smallrye.reactive.messaging.PausableChannel;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Subscribes the consumers only once the broker has answered (the topology is declared). The consumers recover
+ * through the Java client, which never retries a first connection that failed: started too early, against a
+ * broker not up yet, they would stay disconnected for good.
+ */
+@ApplicationScoped
+class ConsumerStart {
+
+    private static final Logger LOG = Logger.getLogger(ConsumerStart.class);
+    static final String EVENTS = "integration-events";
+    static final String DELIVERIES = "deliveries";
+
+    private final BrokerTopology topology;
+    private final ChannelRegistry channels;
+    private final MessagingConfig config;
+
+    ConsumerStart(BrokerTopology topology, ChannelRegistry channels, MessagingConfig config) {
+        this.topology = topology;
+        this.channels = channels;
+        this.config = config;
+    }
+
+    void startWhenTheBrokerAnswers(@Observes StartupEvent event) {
+        topology.ready().subscribe().with(ignored -> resume(), failure -> LOG.errorf(
+                "Consumers not started: the broker topology could not be declared: %s", failure.toString()));
+    }
+
+    private void resume() {
+        for (String name : consumerChannels()) {
+            PausableChannel channel = channels.getPausable(name);
+            if (channel == null) {
+                throw new IllegalStateException("Channel " + name + " is not pausable: check its pausable.* settings");
+            }
+            channel.resume();
+        }
+        LOG.infof("Consumers started: %s", consumerChannels());
+    }
+
+    /** A channel with concurrency N is N copies named channel$1 … channel$N. */
+    List<String> consumerChannels() {
+        List<String> names = new ArrayList<>();
+        if (config.concurrency() <= 1) {
+            names.add(EVENTS);
+        } else {
+            for (int copy = 1; copy <= config.concurrency(); copy++) {
+                names.add(EVENTS + "$" + copy);
+            }
+        }
+        names.add(DELIVERIES);
+        return names;
+    }
+}
