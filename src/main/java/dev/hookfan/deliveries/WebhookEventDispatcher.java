@@ -53,42 +53,52 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
         DeliverySource source = new DeliverySource(event.organizationId(), event.type(),
                 context.messageId().orElse(null), context.traceparent().orElse(null));
         return Panache.withSession(() -> subscriptions.webhookIds(event.organizationId(), event.type())
-                        .chain(subscribed -> queueMissing(subscribed, event, source)))
+                        .chain(subscribed -> missing(subscribed, event, source)))
+                // The session, and its connection, is closed before the insert takes one of its own.
+                .chain(missing -> insert(missing, source))
                 .chain(this::requestSends);
     }
 
     /** Queues one event for one webhook alone (the test endpoint); there is no message, so the id is random. */
     public Uni<String> dispatchTo(Webhook webhook, IntegrationEvent event) {
         DeliverySource source = new DeliverySource(event.organizationId(), event.type(), null, null);
-        return Panache.withSession(() -> queueMissing(List.of(webhook.id), event, source))
+        return Panache.withSession(() -> missing(List.of(webhook.id), event, source))
+                .chain(missing -> insert(missing, source))
                 .call(this::requestSends)
                 .map(ids -> ids.get(0));
     }
 
-    private Uni<List<String>> queueMissing(List<String> subscribed, IntegrationEvent event, DeliverySource source) {
+    /** The deliveries of this event not written yet; the lookup of the written ones is one query. */
+    private Uni<Missing> missing(List<String> subscribed, IntegrationEvent event, DeliverySource source) {
         if (subscribed.isEmpty()) {
-            return Uni.createFrom().item(List.of());
+            return Uni.createFrom().item(new Missing(List.of(), 0));
         }
         List<NewDelivery> candidates = subscribed.stream()
                 .map(webhookId -> candidate(webhookId, event, source.messageId()))
                 .toList();
         return deliveries.existingIds(candidates.stream().map(NewDelivery::id).toList())
-                .map(existing -> missing(candidates, existing))
-                .chain(missing -> missing.isEmpty()
-                        // A replay costs this one read (subscriptions are cached): no transaction, no write, no publish.
-                        ? Uni.createFrom().item(List.<String>of())
-                        : Panache.withTransaction(() -> deliveries.insertIfAbsent(missing, source, Cursor.now(), config.sweepGrace())))
-                .invoke(inserted -> count(candidates.size(), inserted.size()));
+                .map(existing -> {
+                    Set<String> written = new HashSet<>(existing);
+                    return new Missing(candidates.stream().filter(candidate -> !written.contains(candidate.id())).toList(),
+                            candidates.size());
+                });
+    }
+
+    private Uni<List<String>> insert(Missing missing, DeliverySource source) {
+        return (missing.deliveries().isEmpty()
+                // A replay costs the one read above (subscriptions are cached): no transaction, no write, no publish.
+                ? Uni.createFrom().item(List.<String>of())
+                // One statement: its own transaction, committed before any send is requested.
+                : deliveries.insertIfAbsent(missing.deliveries(), source, Cursor.now(), config.sweepGrace()))
+                .invoke(inserted -> count(missing.candidates(), inserted.size()));
+    }
+
+    private record Missing(List<NewDelivery> deliveries, int candidates) {
     }
 
     private NewDelivery candidate(String webhookId, IntegrationEvent event, String messageId) {
         String id = messageId == null ? DeliveryIds.random() : DeliveryIds.derive(messageId, webhookId);
         return new NewDelivery(id, webhookId, payloads.of(id, event, messageId));
-    }
-
-    private static List<NewDelivery> missing(List<NewDelivery> candidates, List<String> existing) {
-        Set<String> written = new HashSet<>(existing);
-        return candidates.stream().filter(candidate -> !written.contains(candidate.id())).toList();
     }
 
     private Uni<Void> requestSends(List<String> inserted) {

@@ -87,16 +87,26 @@ class WebhookFanOutTest {
         settleNotifications();
         dispatch.run(dispatcher, messageId, event("organization.member_removed"));
         RecordingDeliveryRequests.REQUESTED.clear();
-        try (SqlLog sql = SqlLog.capture()) {
+        try (SqlLog sql = SqlLog.capture(); InsertStatements inserts = InsertStatements.into("webhook_delivery")) {
             dispatch.run(dispatcher, messageId, event("organization.member_removed"));
             // The replay: one lookup of the existing ids (the subscriptions are cached), and nothing else.
             assertEquals(1, sql.count("select", "from webhook_delivery"), sql.statements().toString());
             assertEquals(0, sql.count("select", "from webhook "), sql.statements().toString());
             assertEquals(0, sql.count("insert", ""), sql.statements().toString());
             assertEquals(1, sql.statements().size(), sql.statements().toString());
+            // The insert goes straight to the pool, past Hibernate's log: PostgreSQL itself counts it, even one
+            // that would insert nothing.
+            assertEquals(0, inserts.count());
         }
         assertEquals(2, deliveries(messageId));
         assertEquals(List.of(), RecordingDeliveryRequests.REQUESTED);
+        // The counter does see the insert of a new message's rows: both in one statement.
+        String next = Broker.newMessageId();
+        try (InsertStatements inserts = InsertStatements.into("webhook_delivery")) {
+            dispatch.run(dispatcher, next, event("organization.member_removed"));
+            assertEquals(1, inserts.count());
+        }
+        assertEquals(2, deliveries(next));
     }
 
     @Test
@@ -235,5 +245,28 @@ class WebhookFanOutTest {
                 + " and message_id is null and event_type = 'webhook.test'", deliveryId, id));
         given().post("/organizations/{org}/webhooks/{id}/test", "org_other", id).then().statusCode(404);
         assertTrue(RecordingDeliveryRequests.REQUESTED.contains(deliveryId));
+    }
+
+    /** Counts INSERT statements on a table, at PostgreSQL: a statement trigger fires even when no row is inserted. */
+    record InsertStatements(String table) implements AutoCloseable {
+
+        static InsertStatements into(String table) {
+            Database.update("create table if not exists test_insert_statements (at timestamptz not null default now())");
+            Database.update("truncate test_insert_statements");
+            Database.update("create or replace function test_count_insert() returns trigger language plpgsql as $$ begin"
+                    + " insert into test_insert_statements default values; return null; end $$");
+            Database.update("create trigger test_count_insert after insert on " + table
+                    + " for each statement execute function test_count_insert()");
+            return new InsertStatements(table);
+        }
+
+        long count() {
+            return Database.count("select count(*) from test_insert_statements");
+        }
+
+        @Override
+        public void close() {
+            Database.update("drop trigger if exists test_count_insert on " + table);
+        }
     }
 }
