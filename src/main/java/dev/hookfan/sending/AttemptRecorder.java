@@ -21,11 +21,6 @@ class AttemptRecorder {
 
     private static final String INSERT_ATTEMPT = "insert into delivery_attempt (delivery_id, attempt_number, started_at,"
             + " duration_ms, response_status, response_body, error) values ($1, $2, $3, $4, $5, $6, $7)";
-    /** The common case in one statement, so one round trip and one commit: attempt, delivered, webhook healthy. */
-    private static final String RECORD_DELIVERED = "with attempt as (" + INSERT_ATTEMPT + "),"
-            + " delivered as (update webhook_delivery set status = 'delivered', attempts = $2, delivered_at = now(),"
-            + " next_attempt_at = null, lease_until = null, last_error = null where id = $1 and status = 'pending')"
-            + " update webhook set failing_since = null where id = $8 and failing_since is not null";
     private static final String RESCHEDULED = "update webhook_delivery set attempts = $2,"
             + " next_attempt_at = now() + $3 * interval '1 millisecond', lease_until = null, last_error = $4 where id = $1 and status = 'pending'";
     private static final String FAILED = "update webhook_delivery set status = 'failed', attempts = $2,"
@@ -39,18 +34,20 @@ class AttemptRecorder {
 
     private final Pool pool;
     private final DeliveryConfig config;
+    /** The common case, attempt + delivered + webhook healthy, in one statement shared by concurrent successes. */
+    private final DeliveredRecords delivered;
 
     AttemptRecorder(Pool pool, DeliveryConfig config) {
         this.pool = pool;
         this.config = config;
+        this.delivered = new DeliveredRecords(pool);
     }
 
     Uni<Void> record(ClaimedDelivery delivery, AttemptOutcome outcome, NextAttempt next) {
         return Uni.createFrom().voidItem()
                 .invoke(() -> MDC.put("deliveryId", delivery.id()))
                 .chain(() -> outcome.succeeded()
-                        ? pool.preparedQuery(RECORD_DELIVERED).execute(attempt(delivery, outcome).addString(delivery.webhookId()))
-                                .replaceWithVoid()
+                        ? delivered.record(delivery, outcome)
                         : pool.withTransaction(connection -> execute(connection, INSERT_ATTEMPT, attempt(delivery, outcome))
                                 .chain(() -> consequences(connection, delivery, outcome, next))))
                 .eventually(() -> MDC.remove("deliveryId"));

@@ -1,0 +1,105 @@
+package dev.hookfan.sending;
+
+import dev.hookfan.support.Database;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@QuarkusTest
+class DeliveredRecordsTest {
+
+    static final String WEBHOOK = "wh_records_test";
+
+    @Inject
+    Pool pool;
+
+    @BeforeEach
+    void start() {
+        Database.reset();
+        dropFault();
+    }
+
+    @AfterEach
+    void stop() {
+        dropFault();
+    }
+
+    static void dropFault() {
+        Database.update("drop trigger if exists attempt_fault on delivery_attempt");
+        Database.update("drop function if exists attempt_fault()");
+    }
+
+    /** Pending rows, as the fan-out writes them; the sender is kept off them by a lease far in the future. */
+    static List<ClaimedDelivery> pending(int count) {
+        List<ClaimedDelivery> claimed = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String id = String.format("d%031d", i);
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
+                    + " attempts, next_attempt_at, lease_until, created_at) values (?, ?, 'org_records', 'test.event', '{}',"
+                    + " 'pending', 0, now(), now() + interval '1 hour', now())", id, WEBHOOK);
+            claimed.add(new ClaimedDelivery(id, WEBHOOK, "org_records", null, "test.event", "{}", null, 1,
+                    "http://127.0.0.1/", List.of()));
+        }
+        return claimed;
+    }
+
+    static AttemptOutcome answered200() {
+        return new AttemptOutcome(Instant.now(), 3, 200, "ok", null, null);
+    }
+
+    /** Recorded back to back: the first goes alone, the others queue behind it and share the next statement. */
+    static List<CompletableFuture<Void>> recordAll(DeliveredRecords records, List<ClaimedDelivery> claimed) {
+        return claimed.stream().map(delivery -> records.record(delivery, answered200()).subscribeAsCompletionStage()).toList();
+    }
+
+    @Test
+    void should_record_each_success_once_when_many_share_a_statement() throws Exception {
+        List<ClaimedDelivery> claimed = pending(50);
+        for (CompletableFuture<Void> recorded : recordAll(new DeliveredRecords(pool), claimed)) {
+            recorded.get(10, TimeUnit.SECONDS);
+        }
+        assertEquals(50, Database.count("select count(*) from webhook_delivery where status = 'delivered' and attempts = 1"
+                + " and lease_until is null and delivered_at is not null"));
+        assertEquals(50, Database.count("select count(*) from delivery_attempt where attempt_number = 1 and response_status = 200"));
+        assertEquals(50, Database.count("select count(distinct delivery_id) from delivery_attempt"));
+    }
+
+    @Test
+    void should_still_record_the_others_when_one_row_of_a_shared_statement_fails() throws Exception {
+        List<ClaimedDelivery> claimed = pending(10);
+        String refused = claimed.get(5).id();
+        Database.update("create function attempt_fault() returns trigger language plpgsql as $$ begin"
+                + " if new.delivery_id = '" + refused + "' then raise exception 'attempt refused for the test'; end if;"
+                + " return new; end $$");
+        Database.update("create trigger attempt_fault before insert on delivery_attempt for each row execute function attempt_fault()");
+
+        List<CompletableFuture<Void>> recorded = recordAll(new DeliveredRecords(pool), claimed);
+        for (int i = 0; i < claimed.size(); i++) {
+            if (i == 5) {
+                CompletableFuture<Void> failed = recorded.get(i);
+                ExecutionException error = assertThrows(ExecutionException.class, () -> failed.get(10, TimeUnit.SECONDS));
+                assertTrue(error.getCause().getMessage().contains("attempt refused for the test"), error.getCause().toString());
+            } else {
+                recorded.get(i).get(10, TimeUnit.SECONDS);
+            }
+        }
+        assertEquals(9, Database.count("select count(*) from webhook_delivery where status = 'delivered'"));
+        assertEquals(9, Database.count("select count(*) from delivery_attempt"));
+        // The refused one keeps its lease: it is sent again when the lease runs out, never marked delivered unrecorded.
+        assertEquals(List.of(List.of("pending", 0)), Database.query("select status, attempts from webhook_delivery where id = ?", refused));
+    }
+}
