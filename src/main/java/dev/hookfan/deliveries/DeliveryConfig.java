@@ -33,6 +33,10 @@ public interface DeliveryConfig {
     @WithDefault("5S")
     Duration sweepGrace();
 
+    /** Consumers of webhook.delivery_requested; each claims one request's deliveries at a time. */
+    @WithDefault("4")
+    int requestConcurrency();
+
     /** Sends at once, overall. */
     @WithDefault("256")
     int maxInFlight();

@@ -1,5 +1,6 @@
 package dev.hookfan.messaging;
 
+import dev.hookfan.deliveries.DeliveryConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.ChannelRegistry;
 import io.smallrye.reactive.messaging.PausableChannel;
@@ -25,11 +26,13 @@ class ConsumerStart {
     private final BrokerTopology topology;
     private final ChannelRegistry channels;
     private final MessagingConfig config;
+    private final DeliveryConfig deliveries;
 
-    ConsumerStart(BrokerTopology topology, ChannelRegistry channels, MessagingConfig config) {
+    ConsumerStart(BrokerTopology topology, ChannelRegistry channels, MessagingConfig config, DeliveryConfig deliveries) {
         this.topology = topology;
         this.channels = channels;
         this.config = config;
+        this.deliveries = deliveries;
     }
 
     void startWhenTheBrokerAnswers(@Observes StartupEvent event) {
@@ -48,17 +51,21 @@ class ConsumerStart {
         LOG.infof("Consumers started: %s", consumerChannels());
     }
 
-    /** A channel with concurrency N is N copies named channel$1 … channel$N. */
     List<String> consumerChannels() {
-        List<String> names = new ArrayList<>();
-        if (config.concurrency() <= 1) {
-            names.add(EVENTS);
-        } else {
-            for (int copy = 1; copy <= config.concurrency(); copy++) {
-                names.add(EVENTS + "$" + copy);
-            }
+        List<String> names = new ArrayList<>(copies(EVENTS, config.concurrency()));
+        names.addAll(copies(DELIVERIES, deliveries.requestConcurrency()));
+        return names;
+    }
+
+    /** A channel with concurrency N is N copies named channel$1 … channel$N. */
+    private static List<String> copies(String channel, int concurrency) {
+        if (concurrency <= 1) {
+            return List.of(channel);
         }
-        names.add(DELIVERIES);
+        List<String> names = new ArrayList<>();
+        for (int copy = 1; copy <= concurrency; copy++) {
+            names.add(channel + "$" + copy);
+        }
         return names;
     }
 }

@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * The sender's fast path. The database, not this message, is the source of truth: the message is acked once
- * the sends have been started or found unnecessary, and whatever it misses the poller finds.
+ * the sends have been started or found unnecessary, and whatever it misses the poller finds. While the sender
+ * has no permits, the next message waits: the queue is held back, not drained into the poller's backlog.
  */
 @ApplicationScoped
 public class DeliveryRequestConsumer {
@@ -35,7 +36,7 @@ public class DeliveryRequestConsumer {
         List<String> deliveryIds = deliveryIds(message);
         Uni<Void> start = deliveryIds.isEmpty()
                 ? Uni.createFrom().voidItem().invoke(() -> LOG.warn("Ignoring a delivery request that names no delivery"))
-                : sender.sendIfClaimable(deliveryIds)
+                : sender.sendWhenPermitted(deliveryIds)
                 .onFailure().invoke(failure -> LOG.warnf("Deliveries %s not started now, the poller will retry: %s",
                         deliveryIds, failure.toString()))
                 .onFailure().recoverWithNull().replaceWithVoid();

@@ -61,6 +61,7 @@ public class DeliverySender {
     private final SendPermits permits;
     private final AttemptRecorder recorder;
     private final MeterRegistry metrics;
+    private final Timer sendLatency;
     private final String userAgent;
     private final long leaseMillis;
 
@@ -84,6 +85,7 @@ public class DeliverySender {
                 .setConnectTimeout((int) config.timeout().toMillis())
                 .setUserAgentEnabled(false));
         metrics.gauge("hookfan.deliveries.in_flight", permits, SendPermits::inFlight);
+        this.sendLatency = Timer.builder("hookfan.send.latency").publishPercentileHistogram().register(metrics);
     }
 
     @PreDestroy
@@ -93,20 +95,32 @@ public class DeliverySender {
 
     /** The fast path: sends the delivery now if nobody else holds it and it is due; false if left for later. */
     public Uni<Boolean> sendIfClaimable(String deliveryId) {
-        return sendIfClaimable(List.of(deliveryId)).map(started -> started > 0);
+        if (!permits.tryAcquire()) {
+            return Uni.createFrom().item(false);
+        }
+        return claimAndStart(List.of(deliveryId), 1).map(started -> started > 0);
     }
 
     /**
-     * The fast path for one event's deliveries: claims in one statement those nobody else holds and that are due,
-     * as many as there are permits, and sends them; returns how many were started. The rest are left for later.
+     * The fast path for one event's deliveries: waits, without blocking, for send permits (so a burst holds the
+     * request queue back rather than leaving it to the poller), claims in one statement those nobody else holds and
+     * that are due, and starts them. Completes once every one was started or found unclaimable; fails if no permit
+     * came back within the send timeout, and the poller takes them instead.
      */
-    public Uni<Integer> sendIfClaimable(List<String> deliveryIds) {
-        int held = permits.tryAcquireUpTo(deliveryIds.size());
-        if (held == 0) {
+    public Uni<Integer> sendWhenPermitted(List<String> deliveryIds) {
+        if (deliveryIds.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        String[] ids = deliveryIds.subList(0, held).toArray(String[]::new);
-        return pool.preparedQuery(CLAIM_SOME).execute(Tuple.of(ids, leaseMillis))
+        return permits.acquireUpTo(deliveryIds.size())
+                .ifNoItem().after(config.timeout()).fail()
+                .chain(held -> claimAndStart(deliveryIds.subList(0, held), held)
+                        .chain(started -> sendWhenPermitted(deliveryIds.subList(held, deliveryIds.size()))
+                                .map(rest -> started + rest)));
+    }
+
+    /** Claims and starts the deliveries that this many permits are held for; returns how many started. */
+    private Uni<Integer> claimAndStart(List<String> deliveryIds, int held) {
+        return pool.preparedQuery(CLAIM_SOME).execute(Tuple.of(deliveryIds.toArray(String[]::new), leaseMillis))
                 .map(DeliverySender::claims)
                 .onFailure().invoke(() -> permits.release(held))
                 .map(claimed -> {
@@ -210,8 +224,7 @@ public class DeliverySender {
                         failure.getClass().getSimpleName() + ": " + failure.getMessage(), null))
                 .invoke(outcome -> {
                     metrics.counter("hookfan.sends", "outcome", outcomeClass(outcome)).increment();
-                    Timer.builder("hookfan.send.latency").publishPercentileHistogram().register(metrics)
-                            .record(outcome.durationMs(), TimeUnit.MILLISECONDS);
+                    sendLatency.record(outcome.durationMs(), TimeUnit.MILLISECONDS);
                 });
     }
 

@@ -35,17 +35,27 @@ public class WebhookTargets {
 
     public Uni<Target> vet(String url) {
         String host = UrlPolicy.host(URI.create(url));
-        return vertx.executeBlocking(Uni.createFrom().item(() -> decide(host)), false);
+        Optional<InetAddress> numeric;
+        try {
+            numeric = AddressPolicy.numericHost(host);
+        } catch (UnknownHostException e) {
+            return Uni.createFrom().item(doesNotResolve(host));
+        }
+        // A literal address needs no lookup, so it is vetted right here: no worker thread per send.
+        return numeric.isPresent()
+                ? Uni.createFrom().item(decide(host, List.of(numeric.get())))
+                : vertx.executeBlocking(Uni.createFrom().item(() -> resolveAndDecide(host)), false);
     }
 
-    private Target decide(String host) {
-        List<InetAddress> addresses;
+    private Target resolveAndDecide(String host) {
         try {
-            Optional<InetAddress> numeric = AddressPolicy.numericHost(host);
-            addresses = numeric.isPresent() ? List.of(numeric.get()) : Arrays.asList(InetAddress.getAllByName(host));
+            return decide(host, Arrays.asList(InetAddress.getAllByName(host)));
         } catch (UnknownHostException e) {
-            return new Target(null, "host " + host + " does not resolve");
+            return doesNotResolve(host);
         }
+    }
+
+    private Target decide(String host, List<InetAddress> addresses) {
         for (InetAddress address : addresses) {
             Optional<String> problem = policy.problemWith(address);
             if (problem.isPresent()) {
@@ -54,5 +64,9 @@ public class WebhookTargets {
             }
         }
         return new Target(addresses.get(0), null);
+    }
+
+    private static Target doesNotResolve(String host) {
+        return new Target(null, "host " + host + " does not resolve");
     }
 }

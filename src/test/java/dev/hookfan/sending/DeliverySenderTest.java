@@ -272,6 +272,31 @@ class DeliverySenderTest {
         assertEquals(3, received.size());
     }
 
+    @Test
+    void should_send_every_delivery_of_a_request_burst_beyond_the_send_permits() {
+        // 300 deliveries named at once, 256 permits: the rest must wait for permits, not be left to a poller that
+        // (due only in an hour) would not send them.
+        List<String> ids = new java.util.ArrayList<>();
+        for (int w = 0; w < 30; w++) {
+            String webhookId = webhook("/burst")[0];
+            for (int d = 0; d < 10; d++) {
+                String id = UUID.randomUUID().toString().replace("-", "");
+                ids.add(id);
+                Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
+                        + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0,"
+                        + " now() + interval '1 hour', now())", id, webhookId, ORG);
+            }
+        }
+        broker.publishTo(Broker.DELIVERIES, ids.get(0), ("{\"type\":\"webhook.delivery_requested\",\"deliveryIds\":[\""
+                + String.join("\",\"", ids) + "\"]}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+        await().atMost(Duration.ofSeconds(20)).until(() ->
+                Database.count("select count(*) from webhook_delivery where status = 'delivered'") == 300);
+        List<String> received = receiver.requests("/burst").stream().map(r -> r.header("webhook-id")).toList();
+        assertEquals(Set.copyOf(ids), Set.copyOf(received));
+        assertEquals(300, received.size());
+    }
+
     private CompletableFuture<Boolean> claimOnItsOwnContext(String deliveryId) {
         CompletableFuture<Boolean> claimed = new CompletableFuture<>();
         VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext()).runOnContext(ignored ->
