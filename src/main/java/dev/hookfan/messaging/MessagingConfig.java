@@ -38,8 +38,8 @@ public interface MessagingConfig {
     @WithDefault("64")
     int prefetch();
 
-    /** Consumers on the work queue (each handles one message at a time). */
-    @WithDefault("4")
+    /** Consumers on the work queue (each handles one message at a time): events in flight at once. */
+    @WithDefault("16")
     int concurrency();
 
     /** Larger messages go to the DLQ without running any handler. */

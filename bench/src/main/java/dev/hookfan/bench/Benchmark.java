@@ -244,7 +244,7 @@ public final class Benchmark {
     private void sender(Map<String, Double> figures) throws Exception {
         int count = options.events();
         // Pending again with nothing attempted, due after the default sweep grace as fresh rows are: the fast path
-        // sends what it has permits for, and the poller sweeps what it left, as in production.
+        // sends them as send permits free up, and the poller sweeps only what a lost request left, as in production.
         db.execute("create temporary table bench_resend as select id from webhook_delivery order by id limit " + count);
         db.execute("delete from delivery_attempt where delivery_id in (select id from bench_resend)");
         db.execute("update webhook_delivery set status = 'pending', attempts = 0, lease_until = null, delivered_at = null,"
