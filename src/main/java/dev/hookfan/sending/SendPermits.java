@@ -32,7 +32,7 @@ final class SendPermits {
     }
 
     boolean tryAcquire() {
-        return acquire(inFlight, maxInFlight);
+        return tryAcquireUpTo(1) == 1;
     }
 
     void release() {
@@ -129,17 +129,5 @@ final class SendPermits {
 
     int inFlight() {
         return inFlight.get();
-    }
-
-    private static boolean acquire(AtomicInteger counter, int max) {
-        while (true) {
-            int current = counter.get();
-            if (current >= max) {
-                return false;
-            }
-            if (counter.compareAndSet(current, current + 1)) {
-                return true;
-            }
-        }
     }
 }
