@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The end-to-end benchmark (see bench/README.md): packages the service (no tests), prepares a database and a
-# vhost of its own, turns on pg_stat_statements (restarting PostgreSQL once if it was not loaded), then runs
+# vhost of its own (scripts/services.sh preloads pg_stat_statements, restarting PostgreSQL once), then runs
 # bench/src against the packaged service. Options: --events 50000 --runs 3 --latency-rate 1000
 # --latency-seconds 60 --raw-seconds 20 --queue-type quorum. Results: bench/results/<date>.md.
 set -euo pipefail
@@ -9,15 +9,6 @@ scripts/services.sh
 export PGPASSWORD="${QUARKUS_DATASOURCE_PASSWORD:-postgres}"
 psql_admin() { psql -h 127.0.0.1 -U postgres -d "${2:-postgres}" -tAqc "$1"; }
 
-# Statement counts per replayed event come from pg_stat_statements, which must be preloaded.
-if ! psql_admin "show shared_preload_libraries" | grep -q pg_stat_statements; then
-  echo "bench: loading pg_stat_statements (PostgreSQL restarts once)"
-  psql_admin "alter system set shared_preload_libraries = 'pg_stat_statements'"
-  for version in $(ls /etc/postgresql); do
-    pg_ctlcluster --skip-systemctl-redirect "$version" main restart
-  done
-  for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
-fi
 # Production PostgreSQL runs autovacuum; without it (some CI images turn it off) statistics never catch up with
 # a table that grows from empty, and the planner keeps scanning what it believes is small.
 if [ "$(psql_admin "show autovacuum")" != "on" ]; then

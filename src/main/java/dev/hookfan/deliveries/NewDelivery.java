@@ -1,5 +1,5 @@
 package dev.hookfan.deliveries;
 
-/** A delivery row about to be written: its derived id, the webhook it goes to and the exact bytes to send. */
-record NewDelivery(String id, String webhookId, String payload) {
+/** A delivery row about to be written: its derived id, the webhook it goes to, the exact bytes to send, its event. */
+record NewDelivery(String id, String webhookId, String payload, DeliverySource source) {
 }

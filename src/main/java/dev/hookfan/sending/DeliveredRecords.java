@@ -1,18 +1,14 @@
 package dev.hookfan.sending;
 
+import dev.hookfan.batching.GroupCommit;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.UniEmitter;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
-import org.jboss.logging.Logger;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Records successful attempts group-commit style: one statement at a time, and every success that arrives while it
@@ -20,8 +16,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Each caller completes only when its own row is committed, so a permit or a lease is never released early.
  */
 final class DeliveredRecords {
-
-    private static final Logger LOG = Logger.getLogger(DeliveredRecords.class);
 
     /** A batch this large is written before the rest; bounded by what is in flight anyway. */
     static final int MAX_BATCH = 256;
@@ -36,62 +30,19 @@ final class DeliveredRecords {
             + " from done where d.id = done.delivery_id and d.status = 'pending')"
             + " update webhook w set failing_since = null where w.id in (select webhook_id from done) and w.failing_since is not null";
 
-    private record Success(ClaimedDelivery delivery, AttemptOutcome outcome, UniEmitter<? super Void> done) {
+    private record Success(ClaimedDelivery delivery, AttemptOutcome outcome) {
     }
 
-    private final Pool pool;
-    private final Queue<Success> waiting = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean writing = new AtomicBoolean();
+    private final GroupCommit<Success, Void> writes;
 
     DeliveredRecords(Pool pool) {
-        this.pool = pool;
+        this.writes = new GroupCommit<>("delivered attempts", MAX_BATCH, 1, batch -> pool.preparedQuery(RECORD)
+                .execute(arguments(batch))
+                .map(written -> Collections.nCopies(batch.size(), (Void) null)));
     }
 
     Uni<Void> record(ClaimedDelivery delivery, AttemptOutcome outcome) {
-        return Uni.createFrom().emitter(done -> {
-            waiting.add(new Success(delivery, outcome, done));
-            writeNext();
-        });
-    }
-
-    private void writeNext() {
-        if (!writing.compareAndSet(false, true)) {
-            return;
-        }
-        List<Success> batch = new ArrayList<>();
-        for (Success next; batch.size() < MAX_BATCH && (next = waiting.poll()) != null; ) {
-            batch.add(next);
-        }
-        if (batch.isEmpty()) {
-            writing.set(false);
-            // A success queued between the poll and the reset would otherwise wait for the next arrival.
-            if (!waiting.isEmpty()) {
-                writeNext();
-            }
-            return;
-        }
-        pool.preparedQuery(RECORD).execute(arguments(batch)).subscribe().with(
-                written -> {
-                    batch.forEach(success -> success.done().complete(null));
-                    writtenOrFailed();
-                },
-                failure -> {
-                    // One bad row must not cost the others their record: each is written alone instead.
-                    LOG.warnf("A batch of %d delivered attempts failed, recording them one by one: %s", batch.size(), failure.toString());
-                    batch.forEach(this::recordAlone);
-                    writtenOrFailed();
-                });
-    }
-
-    private void writtenOrFailed() {
-        writing.set(false);
-        writeNext();
-    }
-
-    private void recordAlone(Success success) {
-        pool.preparedQuery(RECORD).execute(arguments(List.of(success))).subscribe().with(
-                written -> success.done().complete(null),
-                failure -> success.done().fail(failure));
+        return writes.submit(new Success(delivery, outcome));
     }
 
     private static Tuple arguments(List<Success> batch) {

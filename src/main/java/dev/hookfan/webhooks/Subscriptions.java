@@ -1,5 +1,6 @@
 package dev.hookfan.webhooks;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -40,7 +41,7 @@ public class Subscriptions {
         this.capacity = config.subscriptionCacheSize();
     }
 
-    /** Ids of the organization's enabled webhooks subscribed to the type, oldest first; needs a Panache session. */
+    /** Ids of the organization's enabled webhooks subscribed to the type, oldest first; a cache hit costs no session. */
     public Uni<List<String>> webhookIds(String organizationId, String eventType) {
         List<Subscription> cached = trusted ? byOrganization.get(organizationId) : null;
         return (cached != null ? Uni.createFrom().item(cached) : load(organizationId))
@@ -49,7 +50,7 @@ public class Subscriptions {
 
     private Uni<List<Subscription>> load(String organizationId) {
         long seen = generation.get();
-        return webhooks.findEnabled(organizationId)
+        return Panache.withSession(() -> webhooks.findEnabled(organizationId))
                 .map(found -> found.stream().map(w -> new Subscription(w.id, Set.copyOf(Arrays.asList(w.eventTypes)))).toList())
                 .invoke(subscriptions -> remember(organizationId, subscriptions, seen));
     }

@@ -6,6 +6,7 @@ import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Dispatch;
+import dev.hookfan.support.Statements;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
@@ -83,6 +84,23 @@ class IdempotentHandlersTest {
         given().get("/organizations/{org}/audit-entries", "org_other").then().body("items.size()", is(0));
         given().queryParam("since", "yesterday").get("/organizations/{org}/audit-entries", ORG)
                 .then().statusCode(400).body("errors[0].field", equalTo("since"));
+    }
+
+    @Test
+    void should_only_look_the_entry_up_when_a_recorded_message_is_handled_again() {
+        String messageId = Broker.newMessageId();
+        IntegrationEvent event = new IntegrationEvent("organization.member_removed", ORG, Instant.now(),
+                JsonNodeFactory.instance.objectNode().put("memberId", "m_7"));
+        dispatch.run(recorder, messageId, event);
+        assertEquals(1, auditEntries(messageId));
+
+        Statements statements = Statements.countedFromNow();
+        dispatch.run(recorder, messageId, event);
+        // Counted at PostgreSQL: one lookup, no transaction, no insert.
+        assertEquals(1, statements.calls("select%from audit_entry%"));
+        assertEquals(0, statements.calls("begin%"));
+        assertEquals(0, statements.calls("insert%"));
+        assertEquals(1, auditEntries(messageId));
     }
 
     @Test
