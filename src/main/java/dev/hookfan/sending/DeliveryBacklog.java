@@ -15,7 +15,7 @@ class DeliveryBacklog {
 
     private static final String QUERY = "select count(*) as pending,"
             + " coalesce(extract(epoch from now() - min(created_at)), 0)::bigint as oldest_seconds"
-            + " from webhook_delivery where status = 'pending'";
+            + " from webhook_delivery where status = 'pending' and next_attempt_at is not null";
 
     private final Pool pool;
     private final AtomicLong pending = new AtomicLong();
@@ -28,8 +28,9 @@ class DeliveryBacklog {
     }
 
     // A fan-out that read a webhook just before it was deleted may have left rows for it; nobody can send them.
+    // Both statements name next_attempt_at, which every pending row has, so the due index serves them, not a scan.
     private static final String CANCEL_ORPHANS = "update webhook_delivery d set status = 'cancelled', next_attempt_at = null,"
-            + " last_error = 'webhook deleted' where d.status = 'pending'"
+            + " last_error = 'webhook deleted' where d.status = 'pending' and d.next_attempt_at is not null"
             + " and not exists (select 1 from webhook w where w.id = d.webhook_id)";
 
     @Scheduled(every = "15s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
