@@ -40,7 +40,7 @@ public class DeliverySender {
 
     private static final Logger LOG = Logger.getLogger(DeliverySender.class);
 
-    private static final String CLAIM_SOME = "update webhook_delivery d set lease_until = now() + $2 * interval '1 millisecond'"
+    static final String CLAIM_SOME = "update webhook_delivery d set lease_until = now() + $2 * interval '1 millisecond'"
             + " from webhook w where d.id = any($1) and w.id = d.webhook_id and w.enabled and d.status = 'pending'"
             + " and (d.attempts = 0 or d.next_attempt_at <= now()) and (d.lease_until is null or d.lease_until < now())"
             + " returning " + ClaimedDelivery.COLUMNS;
@@ -81,7 +81,8 @@ public class DeliverySender {
         this.leaseMillis = config.timeout().multipliedBy(2).plusSeconds(5).toMillis();
         this.client = WebClient.create(vertx, new WebClientOptions()
                 .setFollowRedirects(false)
-                .setMaxPoolSize(config.maxInFlightPerWebhook())
+                // Connections are pooled per host and port, which many webhooks can share: the permits cap each webhook.
+                .setMaxPoolSize(config.maxInFlight())
                 .setConnectTimeout((int) config.timeout().toMillis())
                 .setUserAgentEnabled(false));
         metrics.gauge("hookfan.deliveries.in_flight", permits, SendPermits::inFlight);
