@@ -26,6 +26,8 @@ class AuditEntries {
 
     /** One entry per event; 16 consumers by default, each with one event in hand, rarely fill it. */
     static final int MAX_BATCH = 128;
+    /** One batch at a time: what arrives meanwhile makes the next one larger, and every commit is a WAL flush. */
+    static final int BATCHES_IN_FLIGHT = 1;
 
     private static final String RECORDED = "select a.source_message_id, a.organization_id from audit_entry a"
             + " join unnest($1::varchar[], $2::varchar[]) as t(source_message_id, organization_id)"
@@ -49,7 +51,7 @@ class AuditEntries {
 
     AuditEntries(Pool pool) {
         this.pool = pool;
-        this.writes = new GroupCommit<>("audit entries", MAX_BATCH, 2, this::writeAll);
+        this.writes = new GroupCommit<>("audit entries", MAX_BATCH, BATCHES_IN_FLIGHT, this::writeAll);
     }
 
     Uni<Void> record(NewEntry entry) {

@@ -20,8 +20,8 @@ class FanOutWriter {
 
     /** Events per batch: 16 consumers by default, each with one event in hand, rarely fill it. */
     static final int MAX_BATCH = 128;
-    /** A second batch is looked up while the first waits for its insert and its publisher confirm. */
-    static final int BATCHES_IN_FLIGHT = 2;
+    /** One batch at a time: what arrives meanwhile makes the next one larger, and every commit is a WAL flush. */
+    static final int BATCHES_IN_FLIGHT = 1;
 
     private final DeliveryRepository deliveries;
     private final DeliveryRequests requests;
