@@ -18,7 +18,7 @@ import java.util.Set;
 @ApplicationScoped
 class FanOutWriter {
 
-    /** Events per batch: 16 consumers by default, each with one event in hand, rarely fill it. */
+    /** Events per batch: at most one per consumer is in hand (32 by default), so this cap is rarely reached. */
     static final int MAX_BATCH = 128;
     /** One batch at a time: what arrives meanwhile makes the next one larger, and every commit is a WAL flush. */
     static final int BATCHES_IN_FLIGHT = 1;

@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * Records successful attempts by group commit ({@link GroupCommit}): a few statements at a time, and every success
- * that arrives while they run goes into the next one. Alone, a success is written at once; under load, many share a round trip and a commit.
+ * that arrives while they run goes into the next one. Alone, a success is written at once; under load, many share a
+ * round trip and a commit.
  * Each caller completes only when its own row is committed, so a permit or a lease is never released early.
  */
 final class DeliveredRecords {
