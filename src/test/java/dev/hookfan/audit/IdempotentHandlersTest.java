@@ -98,6 +98,7 @@ class IdempotentHandlersTest {
         dispatch.run(recorder, messageId, event);
         // Counted at PostgreSQL: one lookup, no transaction, no insert.
         assertEquals(1, statements.calls("select%from audit_entry%"));
+        assertEquals(1, statements.selects(), statements.ran());
         assertEquals(0, statements.calls("begin%"));
         assertEquals(0, statements.calls("insert%"));
         assertEquals(1, auditEntries(messageId));

@@ -94,6 +94,7 @@ class WebhookFanOutTest {
             // transaction, no write.
             assertEquals(1, statements.calls("select id from webhook_delivery where id = any%"));
             assertEquals(0, statements.calls("select%from webhook %"));
+            assertEquals(1, statements.selects(), statements.ran());
             assertEquals(0, statements.calls("begin%"));
             assertEquals(0, statements.calls("insert%"));
             // A statement trigger fires even for an insert that would insert nothing.

@@ -22,4 +22,21 @@ public final class Statements {
         return Database.count("select coalesce(sum(calls), 0) from pg_stat_statements where dbid = " + THIS_DATABASE
                 + " and query ilike ?", pattern);
     }
+
+    /**
+     * Every SELECT but this class's own, the test JDBC driver's catalog lookups and the backlog gauge's (a scheduled
+     * job that may run at any moment).
+     */
+    public long selects() {
+        // One statement: a count of several would see the catalog lookups the earlier ones caused.
+        return Database.count("select coalesce(sum(calls), 0) from pg_stat_statements where dbid = " + THIS_DATABASE
+                + " and query ilike 'select%' and query not ilike '%pg_stat_statements%' and query not ilike '%pg_catalog.%'"
+                + " and query not ilike 'select count(*) as pending%'");
+    }
+
+    /** What ran, for an assertion's message: each statement's calls and text. */
+    public String ran() {
+        return Database.query("select calls, query from pg_stat_statements where dbid = " + THIS_DATABASE
+                + " and query not ilike '%pg_stat_statements%' order by calls desc").toString();
+    }
 }
