@@ -18,7 +18,7 @@ import java.util.Set;
 @ApplicationScoped
 class FanOutWriter {
 
-    /** Events per batch: at most one per consumer is in hand (32 by default), so this cap is rarely reached. */
+    /** Events per batch: up to concurrency × prefetch events are in hand (256 by default); more wait for the next. */
     static final int MAX_BATCH = 128;
     /** One batch at a time: what arrives meanwhile makes the next one larger, and every commit is a WAL flush. */
     static final int BATCHES_IN_FLIGHT = 1;

@@ -11,7 +11,6 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.ActivateRequestContext;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
@@ -49,7 +48,7 @@ public class IntegrationEventConsumer {
         this.metrics = metrics;
     }
 
-    @Incoming("integration-events")
+    /** Settles one message; {@link IntegrationEventStream} calls it for every message in hand, on the message's context. */
     @ActivateRequestContext
     public Uni<Void> consume(Message<byte[]> message) {
         IncomingRabbitMQMetadata metadata = message.getMetadata(IncomingRabbitMQMetadata.class).orElseThrow();

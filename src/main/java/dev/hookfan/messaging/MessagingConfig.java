@@ -34,12 +34,12 @@ public interface MessagingConfig {
     @WithDefault("hookfan.deliveries")
     String deliveriesQueue();
 
-    /** Unacknowledged messages per consumer. */
-    @WithDefault("64")
+    /** Unacknowledged messages per consumer, all handled at once: the more, the larger the shared batches. */
+    @WithDefault("128")
     int prefetch();
 
-    /** Consumers on the work queue (each handles one message at a time): events in flight at once. */
-    @WithDefault("16")
+    /** Consumers on the work queue, each its own connection; events in flight at once = concurrency × prefetch. */
+    @WithDefault("2")
     int concurrency();
 
     /** Larger messages go to the DLQ without running any handler. */

@@ -4,6 +4,7 @@ import com.rabbitmq.client.GetResponse;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.TestHandlers.Call;
 import dev.hookfan.support.TestHandlers.FlakyHandler;
+import dev.hookfan.support.TestHandlers.HoldingHandler;
 import dev.hookfan.support.TestHandlers.SiblingHandler;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -125,6 +126,28 @@ class IntegrationEventChannelTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> calls(FlakyHandler.CALLS, messageId).size() == 2);
         // The sibling ran on the failed first attempt too, and again on the retry: it must tolerate that.
         await().atMost(Duration.ofSeconds(5)).until(() -> calls(SiblingHandler.CALLS, messageId).size() == 2);
+    }
+
+    @Test
+    void should_handle_every_message_a_consumer_holds_at_once_each_with_its_own_message_id() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            ids.add(Broker.newMessageId());
+            broker.publish("test.held", ids.get(i), Broker.event("test.held", "org_channel", "{}"));
+        }
+        try {
+            // None completes until released: all 20 in handlers at once, with only this many consumers.
+            assertTrue(ids.size() > config.concurrency());
+            await().atMost(Duration.ofSeconds(10)).until(() -> HoldingHandler.HELD.containsAll(ids));
+            List<String> seen = HoldingHandler.HELD.stream().filter(ids::contains).toList();
+            assertEquals(ids.size(), seen.size(), "each message handled once, under its own id: " + seen);
+        } finally {
+            HoldingHandler.releaseAll();
+        }
+        // Released, each completes and is acked: none is handled again, none dead-lettered.
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3))
+                .until(() -> HoldingHandler.HELD.stream().filter(ids::contains).count() == ids.size());
+        assertTrue(broker.drain(Broker.DLQ).stream().noneMatch(m -> ids.contains(m.getProps().getMessageId())));
     }
 
     @Test

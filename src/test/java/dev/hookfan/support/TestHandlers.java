@@ -4,6 +4,8 @@ import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.events.IntegrationEventContext;
 import dev.hookfan.events.IntegrationEventHandler;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -63,6 +65,42 @@ public final class TestHandlers {
         @Override
         public String name() {
             return "FlakyHandler";
+        }
+    }
+
+    /** Holds every test.held event until {@link #releaseAll()}, noting the message id it saw: shows what is in hand at once. */
+    @ApplicationScoped
+    public static class HoldingHandler implements IntegrationEventHandler {
+
+        public static final List<String> HELD = new CopyOnWriteArrayList<>();
+        private static final List<Runnable> RELEASES = new CopyOnWriteArrayList<>();
+
+        @Inject
+        IntegrationEventContext context;
+
+        /** Completes every held event on the Vert.x context it was handled on, as an I/O completion would. */
+        public static void releaseAll() {
+            RELEASES.forEach(Runnable::run);
+            RELEASES.clear();
+        }
+
+        @Override
+        public boolean takes(String eventType) {
+            return "test.held".equals(eventType);
+        }
+
+        @Override
+        public Uni<Void> handle(IntegrationEvent event) {
+            return Uni.createFrom().emitter(held -> {
+                Context handledOn = Vertx.currentContext();
+                HELD.add(context.messageId().orElse("(none)"));
+                RELEASES.add(() -> handledOn.runOnContext(ignored -> held.complete(null)));
+            });
+        }
+
+        @Override
+        public String name() {
+            return "HoldingHandler";
         }
     }
 
