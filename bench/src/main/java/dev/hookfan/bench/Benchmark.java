@@ -36,7 +36,7 @@ public final class Benchmark {
     /** Unconfirmed publishes in flight, for our publisher and for PerfTest alike. */
     static final int CONFIRM_WINDOW = 1000;
     /** hookfan.messaging.prefetch's default: PerfTest's consumer gets the same. */
-    static final int PREFETCH = 64;
+    static final int PREFETCH = 128;
     static final long PHASE_TIMEOUT_NANOS = TimeUnit.MINUTES.toNanos(15);
 
     private final Options options;
