@@ -134,9 +134,13 @@ public final class Benchmark {
             }
             warmUp();
             long base = Clock.micros();
+            CpuMeter cpu = CpuMeter.start(service.pid());
             ingest(ids, base, figures);
+            cpu.stop("ingest", figures);
             replay(ids, base, figures, run);
+            cpu = CpuMeter.start(service.pid());
             sender(figures);
+            cpu.stop("sender", figures);
             latency(figures);
             figures.put("peak_rss_mib", service.residentMiB("VmHWM"));
             long dead = publisher.count(DLQ);
@@ -394,7 +398,14 @@ public final class Benchmark {
         return nanos / 1e9;
     }
 
+    private static Object[] prepend(Object first, Object[] rest) {
+        Object[] all = new Object[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
+    }
+
     static void log(String format, Object... args) {
-        System.out.printf(Locale.ROOT, "[bench] " + format + "%n", args);
+        System.out.printf(Locale.ROOT, "[bench] %tT " + format + "%n", prepend(java.time.LocalTime.now(), args));
     }
 }

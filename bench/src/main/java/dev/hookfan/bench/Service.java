@@ -90,6 +90,10 @@ final class Service implements AutoCloseable {
         return sum;
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     /** Resident memory now (VmRSS) or at its peak so far (VmHWM), in MiB. */
     double residentMiB(String field) throws Exception {
         for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
