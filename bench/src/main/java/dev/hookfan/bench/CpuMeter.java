@@ -1,42 +1,58 @@
 package dev.hookfan.bench;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
- * Where a phase's CPU went, from /proc: the service's own time and the whole machine's busy time, each as a share of
- * all cores over the phase. Tells a service-bound phase from one where the broker and PostgreSQL fill the machine.
+ * Where a phase's CPU went, from /proc: the service, PostgreSQL, RabbitMQ, this benchmark (publisher and subscriber)
+ * and the whole machine, each as a share of all cores over the phase. Tells a service-bound phase from one where
+ * the broker and the database fill the machine.
  */
 final class CpuMeter {
 
-    /** Clock ticks: the service's user + system time, and the machine's busy and total time over all cores. */
-    private record Ticks(long service, long busy, long total) {
+    /** Clock ticks of user + system time, per part, and the machine's total over all cores. */
+    private record Ticks(long service, long postgres, long rabbitmq, long bench, long busy, long total) {
     }
 
     private final long pid;
     private final Ticks start;
 
-    private CpuMeter(long pid) throws Exception {
+    private CpuMeter(long pid) throws IOException {
         this.pid = pid;
         this.start = read();
     }
 
-    static CpuMeter start(long pid) throws Exception {
+    static CpuMeter start(long pid) throws IOException {
         return new CpuMeter(pid);
     }
 
-    /** Puts prefix_service_cpu_pct and prefix_machine_cpu_pct: percent of all cores since start. */
-    void stop(String prefix, java.util.Map<String, Double> figures) throws Exception {
+    /** Puts prefix_{service,postgres,rabbitmq,bench,machine}_cpu_pct: percent of all cores since start. */
+    void stop(String prefix, Map<String, Double> figures) throws IOException {
         Ticks end = read();
         double total = end.total() - start.total();
         figures.put(prefix + "_service_cpu_pct", 100 * (end.service() - start.service()) / total);
+        figures.put(prefix + "_postgres_cpu_pct", 100 * (end.postgres() - start.postgres()) / total);
+        figures.put(prefix + "_rabbitmq_cpu_pct", 100 * (end.rabbitmq() - start.rabbitmq()) / total);
+        figures.put(prefix + "_bench_cpu_pct", 100 * (end.bench() - start.bench()) / total);
         figures.put(prefix + "_machine_cpu_pct", 100 * (end.busy() - start.busy()) / total);
     }
 
-    private Ticks read() throws Exception {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
-        String[] process = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    private Ticks read() throws IOException {
+        long postgres = 0;
+        long rabbitmq = 0;
+        try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+            for (Path process : processes.filter(path -> path.getFileName().toString().matches("\\d+")).toList()) {
+                String stat = statOf(process);
+                if (stat.contains("(postgres)")) {
+                    postgres += cpuTicks(stat);
+                } else if (stat.contains("(beam.smp)")) {
+                    rabbitmq += cpuTicks(stat);
+                }
+            }
+        }
         String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
         long total = 0;
         for (int i = 1; i < cpu.length; i++) {
@@ -44,6 +60,25 @@ final class CpuMeter {
         }
         // idle and iowait are the machine's unused time.
         long idle = Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
-        return new Ticks(Long.parseLong(process[11]) + Long.parseLong(process[12]), total - idle, total);
+        return new Ticks(cpuTicks(statOf(Path.of("/proc/" + pid))), postgres, rabbitmq,
+                cpuTicks(statOf(Path.of("/proc/self"))), total - idle, total);
+    }
+
+    /** A process that ended between the listing and the read counts as nothing. */
+    private static String statOf(Path process) {
+        try {
+            return Files.readString(process.resolve("stat"));
+        } catch (IOException gone) {
+            return "";
+        }
+    }
+
+    /** utime + stime: fields 14 and 15, counted after the command name, which is in parentheses and may hold spaces. */
+    private static long cpuTicks(String stat) {
+        if (stat.isEmpty()) {
+            return 0;
+        }
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 }
