@@ -33,8 +33,8 @@ public interface DeliveryConfig {
     @WithDefault("5S")
     Duration sweepGrace();
 
-    /** Consumers of webhook.delivery_requested; each claims one request's deliveries at a time. */
-    @WithDefault("4")
+    /** webhook.delivery_requested messages handled at once; their claims share statements. */
+    @WithDefault("32")
     int requestConcurrency();
 
     /** Sends at once, overall. */

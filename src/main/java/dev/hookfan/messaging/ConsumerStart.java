@@ -1,6 +1,5 @@
 package dev.hookfan.messaging;
 
-import dev.hookfan.deliveries.DeliveryConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.ChannelRegistry;
 import io.smallrye.reactive.messaging.PausableChannel;
@@ -26,13 +25,11 @@ class ConsumerStart {
     private final BrokerTopology topology;
     private final ChannelRegistry channels;
     private final MessagingConfig config;
-    private final DeliveryConfig deliveries;
 
-    ConsumerStart(BrokerTopology topology, ChannelRegistry channels, MessagingConfig config, DeliveryConfig deliveries) {
+    ConsumerStart(BrokerTopology topology, ChannelRegistry channels, MessagingConfig config) {
         this.topology = topology;
         this.channels = channels;
         this.config = config;
-        this.deliveries = deliveries;
     }
 
     void startWhenTheBrokerAnswers(@Observes StartupEvent event) {
@@ -53,7 +50,8 @@ class ConsumerStart {
 
     List<String> consumerChannels() {
         List<String> names = new ArrayList<>(copies(EVENTS, config.concurrency()));
-        names.addAll(copies(DELIVERIES, deliveries.requestConcurrency()));
+        // One consumer of delivery requests, which handles hookfan.delivery.request-concurrency of them at once.
+        names.add(DELIVERIES);
         return names;
     }
 

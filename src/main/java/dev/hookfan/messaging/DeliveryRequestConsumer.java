@@ -2,21 +2,24 @@ package dev.hookfan.messaging;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hookfan.deliveries.DeliveryConfig;
 import dev.hookfan.sending.DeliverySender;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.reactive.messaging.Acknowledgment;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Flow;
 
 /**
  * The sender's fast path. The database, not this message, is the source of truth: the message is acked once
  * the sends have been started or found unnecessary, and whatever it misses the poller finds. While the sender
- * has no permits, the next message waits: the queue is held back, not drained into the poller's backlog.
+ * has no permits, the requests in hand wait: the queue is held back, not drained into the poller's backlog.
  */
 @ApplicationScoped
 public class DeliveryRequestConsumer {
@@ -25,14 +28,22 @@ public class DeliveryRequestConsumer {
 
     private final DeliverySender sender;
     private final ObjectMapper mapper;
+    private final DeliveryConfig config;
 
-    DeliveryRequestConsumer(DeliverySender sender, ObjectMapper mapper) {
+    DeliveryRequestConsumer(DeliverySender sender, ObjectMapper mapper, DeliveryConfig config) {
         this.sender = sender;
         this.mapper = mapper;
+        this.config = config;
     }
 
-    @Incoming("deliveries")
-    public Uni<Void> consume(Message<byte[]> message) {
+    /** Many requests in hand at once: their claims share a statement (the sender's permits still bound the sends). */
+    @Incoming(ConsumerStart.DELIVERIES)
+    @Acknowledgment(Acknowledgment.Strategy.MANUAL)
+    Flow.Subscriber<Message<byte[]>> handleAtOnce() {
+        return ConcurrentConsumption.of(ConsumerStart.DELIVERIES, config.requestConcurrency(), this::consume);
+    }
+
+    Uni<Void> consume(Message<byte[]> message) {
         List<String> deliveryIds = deliveryIds(message);
         Uni<Void> start = deliveryIds.isEmpty()
                 ? Uni.createFrom().voidItem().invoke(() -> LOG.warn("Ignoring a delivery request that names no delivery"))

@@ -1,5 +1,6 @@
 package dev.hookfan.sending;
 
+import dev.hookfan.batching.GroupCommit;
 import dev.hookfan.deliveries.DeliveryConfig;
 import dev.hookfan.webhooks.WebhookTargets;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,7 +28,9 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -50,6 +53,10 @@ public class DeliverySender {
             + " where c.status = 'pending' and c.next_attempt_at <= now() and (c.lease_until is null or c.lease_until < now())"
             + " order by c.next_attempt_at limit $1 for update of c skip locked)"
             + " returning " + ClaimedDelivery.COLUMNS;
+    /** Requests whose claims share a statement: at most hookfan.delivery.request-concurrency are in hand. */
+    static final int CLAIM_BATCH = 64;
+    /** Two at a time, so a claim waits for at most one statement ahead of it. */
+    static final int CLAIMS_IN_FLIGHT = 2;
     private static final String RELEASE = "update webhook_delivery set lease_until = null where id = $1";
 
     private final Pool pool;
@@ -64,6 +71,7 @@ public class DeliverySender {
     private final Timer sendLatency;
     private final String userAgent;
     private final long leaseMillis;
+    private final GroupCommit<List<String>, List<ClaimedDelivery>> claims;
 
     DeliverySender(Pool pool, Vertx vertx, DeliveryConfig config, AttemptRecorder recorder, MeterRegistry metrics,
                    WebhookTargets targets, dev.hookfan.webhooks.SecretCipher cipher,
@@ -79,6 +87,7 @@ public class DeliverySender {
         this.userAgent = "Hookfan/" + version;
         // The lease outlives the longest possible attempt, so it only expires on a crash.
         this.leaseMillis = config.timeout().multipliedBy(2).plusSeconds(5).toMillis();
+        this.claims = new GroupCommit<>("claims", CLAIM_BATCH, CLAIMS_IN_FLIGHT, this::claimAll);
         this.client = WebClient.create(vertx, new WebClientOptions()
                 .setFollowRedirects(false)
                 // Connections are pooled per host and port, which many webhooks can share: the permits cap each webhook.
@@ -121,14 +130,36 @@ public class DeliverySender {
 
     /** Claims and starts the deliveries that this many permits are held for; returns how many started. */
     private Uni<Integer> claimAndStart(List<String> deliveryIds, int held) {
-        return pool.preparedQuery(CLAIM_SOME).execute(Tuple.of(deliveryIds.toArray(String[]::new), leaseMillis))
-                .map(DeliverySender::claims)
+        return claims.submit(deliveryIds)
                 .onFailure().invoke(() -> permits.release(held))
                 .map(claimed -> {
                     permits.release(held - claimed.size());
                     claimed.forEach(this::start);
                     return claimed.size();
                 });
+    }
+
+    /** Claims for requests in hand at once, in one statement; each claimed row goes to the first request naming it. */
+    private Uni<List<List<ClaimedDelivery>>> claimAll(List<List<String>> requests) {
+        String[] ids = requests.stream().flatMap(List::stream).distinct().toArray(String[]::new);
+        return pool.preparedQuery(CLAIM_SOME).execute(Tuple.of(ids, leaseMillis)).map(rows -> {
+            Map<String, ClaimedDelivery> claimed = new HashMap<>();
+            for (ClaimedDelivery delivery : claims(rows)) {
+                claimed.put(delivery.id(), delivery);
+            }
+            List<List<ClaimedDelivery>> perRequest = new ArrayList<>(requests.size());
+            for (List<String> request : requests) {
+                List<ClaimedDelivery> mine = new ArrayList<>();
+                for (String id : request) {
+                    ClaimedDelivery delivery = claimed.remove(id);
+                    if (delivery != null) {
+                        mine.add(delivery);
+                    }
+                }
+                perRequest.add(mine);
+            }
+            return perRequest;
+        });
     }
 
     @Scheduled(every = "${hookfan.delivery.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,

@@ -5,6 +5,7 @@ import dev.hookfan.deliveries.DeliveryIds;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Receiver;
+import dev.hookfan.support.Statements;
 import dev.hookfan.support.Receiver.Answer;
 import dev.hookfan.support.Receiver.Request;
 import io.quarkus.test.junit.QuarkusTest;
@@ -314,6 +315,38 @@ class DeliverySenderTest {
         List<String> received = receiver.requests("/burst").stream().map(r -> r.header("webhook-id")).toList();
         assertEquals(Set.copyOf(ids), Set.copyOf(received));
         assertEquals(300, received.size());
+    }
+
+    @Test
+    void should_claim_for_requests_in_hand_at_once_in_shared_statements_and_send_each_delivery_once() {
+        List<String> webhooks = IntStream.range(0, 4).mapToObj(i -> webhook("/shared/" + i)[0]).toList();
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String id = UUID.randomUUID().toString().replace("-", "");
+            ids.add(id);
+            // Due only in an hour: only the request messages can send them.
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
+                    + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0,"
+                    + " now() + interval '1 hour', now())", id, webhooks.get(i % webhooks.size()), ORG);
+        }
+        Statements statements = Statements.countedFromNow();
+        for (int i = 0; i < ids.size(); i++) {
+            // Each delivery is named by two requests: the second must find it claimed, not send it again.
+            String both = ids.get(i) + "\",\"" + ids.get((i + 1) % ids.size());
+            broker.publishTo(Broker.DELIVERIES, ids.get(i), ("{\"type\":\"webhook.delivery_requested\",\"deliveryIds\":[\""
+                    + both + "\"]}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> ids.stream().allMatch(id -> "delivered".equals(status(id))));
+        long claims = statements.calls("update webhook_delivery d set lease_until%d.id = any%");
+        assertTrue(claims < ids.size(), claims + " claim statements for " + ids.size() + " requests: " + statements.ran());
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> received("/shared/", 4).size() == ids.size());
+        assertEquals(Set.copyOf(ids), Set.copyOf(received("/shared/", 4)));
+    }
+
+    private List<String> received(String pathPrefix, int webhooks) {
+        return IntStream.range(0, webhooks).mapToObj(i -> receiver.requests(pathPrefix + i)).flatMap(List::stream)
+                .map(r -> r.header("webhook-id")).toList();
     }
 
     private CompletableFuture<Boolean> claimOnItsOwnContext(String deliveryId) {
