@@ -78,7 +78,9 @@ final class Report {
                 .append(" unconfirmed at most). The packaged service (`target/quarkus-app`) runs with its production defaults except:")
                 .append(" its own database and vhost, `hookfan.auth.enabled=false` (only the set-up API calls would need a token) and")
                 .append(" `hookfan.webhooks.allow-private-addresses=true` (the subscriber is on 127.0.0.1). The subscriber answers 200")
-                .append(" at once, so the sender works during ingest too. Each run starts the service anew and sends ")
+                .append(" at once, so the sender works during ingest too. The JVM is sized as the README's Kubernetes Deployment")
+                .append(" (512 MiB limit) sizes it: `").append(String.join(" ", Service.CONTAINER_JVM_OPTIONS)).append("`.")
+                .append(" Each run starts the service anew and sends ")
                 .append(options.warmup()).append(" warm-up events through the whole path before any figure is taken.\n\n")
                 .append("## Results\n\n").append(headline(options, rawRates, runs)).append("\n")
                 .append("Raw broker runs (msg/s): ").append(rawRates).append("\n\n### Every run\n\n");

@@ -16,6 +16,11 @@ final class Service implements AutoCloseable {
 
     static final int HTTP_PORT = 18080;
     static final int MANAGEMENT_PORT = 19000;
+    /**
+     * The JVM as the README's Deployment (a 512 MiB memory limit) has it: heap and other sizes from 512 MiB, and the
+     * serial collector, which the JVM itself picks below 1792 MiB; on this host it would size itself for all its memory.
+     */
+    static final List<String> CONTAINER_JVM_OPTIONS = List.of("-XX:MaxRAM=512m", "-XX:+UseSerialGC");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Process process;
@@ -29,6 +34,7 @@ final class Service implements AutoCloseable {
     /** Starts the jar and returns once /q/health/ready answers 200; the time from spawn to that is the start-up time. */
     static Service start(Path jar, List<String> properties, Path log) throws Exception {
         List<String> command = new ArrayList<>(List.of("java"));
+        command.addAll(CONTAINER_JVM_OPTIONS);
         // For profiling, e.g. HOOKFAN_BENCH_JVM_OPTS="-XX:StartFlightRecording=filename=bench.jfr,settings=profile".
         String jvmOptions = System.getenv().getOrDefault("HOOKFAN_BENCH_JVM_OPTS", "").trim();
         if (!jvmOptions.isEmpty()) {
