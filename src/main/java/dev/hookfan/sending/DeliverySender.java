@@ -6,6 +6,7 @@ import dev.hookfan.webhooks.WebhookTargets;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.client.WebClientOptions;
@@ -32,6 +33,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Sends deliveries: claims each atomically (a lease, so two instances never send one attempt twice), posts
@@ -121,11 +123,21 @@ public class DeliverySender {
         if (deliveryIds.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        return permits.acquireUpTo(deliveryIds.size())
-                .ifNoItem().after(config.timeout()).fail()
-                .chain(held -> claimAndStart(deliveryIds.subList(0, held), held)
-                        .chain(started -> sendWhenPermitted(deliveryIds.subList(held, deliveryIds.size()))
-                                .map(rest -> started + rest)));
+        AtomicInteger taken = new AtomicInteger();
+        AtomicInteger started = new AtomicInteger();
+        // One round per grant of permits, each subscribed after the last has ended: nesting them, as this did, kept
+        // every round of every request in hand alive until its last, and 256 requests filled a 128 MiB heap.
+        return Multi.createBy().repeating()
+                .uni(() -> permits.acquireUpTo(deliveryIds.size() - taken.get())
+                        .ifNoItem().after(config.timeout()).fail()
+                        .chain(held -> {
+                            int from = taken.getAndAdd(held);
+                            return claimAndStart(deliveryIds.subList(from, from + held), held);
+                        })
+                        .invoke(started::addAndGet))
+                .whilst(ignored -> taken.get() < deliveryIds.size())
+                .collect().last()
+                .replaceWith(started::get);
     }
 
     /** Claims and starts the deliveries that this many permits are held for; returns how many started. */
