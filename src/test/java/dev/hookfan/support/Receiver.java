@@ -34,6 +34,7 @@ public final class Receiver implements AutoCloseable {
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Map<String, Queue<Answer>> scripts = new ConcurrentHashMap<>();
     private volatile long unavailableUntilNanos;
+    private long outageOnFirstRequestNanos;
 
     private Receiver(HttpServer server) {
         this.server = server;
@@ -70,6 +71,19 @@ public final class Receiver implements AutoCloseable {
         unavailableUntilNanos = System.nanoTime() + outage.toNanos();
     }
 
+    /** Answers 503 for this long from the first request on, however long that request takes to come. */
+    public void unavailableFromFirstRequestFor(java.time.Duration outage) {
+        outageOnFirstRequestNanos = outage.toNanos();
+    }
+
+    private synchronized long unavailableUntil(long at) {
+        if (outageOnFirstRequestNanos > 0) {
+            unavailableUntilNanos = at + outageOnFirstRequestNanos;
+            outageOnFirstRequestNanos = 0;
+        }
+        return unavailableUntilNanos;
+    }
+
     public List<Request> requests(String path) {
         return requests.stream().filter(request -> request.path().equals(path)).toList();
     }
@@ -81,7 +95,7 @@ public final class Receiver implements AutoCloseable {
         String path = exchange.getRequestURI().getPath();
         long at = System.nanoTime();
         Queue<Answer> script = scripts.get(path);
-        Answer answer = at < unavailableUntilNanos ? Answer.status(503)
+        Answer answer = at < unavailableUntil(at) ? Answer.status(503)
                 : script == null || script.isEmpty() ? Answer.status(200) : script.poll();
         requests.add(new Request(path, headers, body, at, answer.status()));
         if (answer.delayMillis() > 0) {
