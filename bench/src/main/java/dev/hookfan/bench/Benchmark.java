@@ -37,6 +37,7 @@ public final class Benchmark {
     static final int CONFIRM_WINDOW = 1000;
     /** hookfan.messaging.prefetch's default: PerfTest's consumer gets the same. */
     static final int PREFETCH = 128;
+    private static final java.time.format.DateTimeFormatter CLOCK_TIME = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
     static final long PHASE_TIMEOUT_NANOS = TimeUnit.MINUTES.toNanos(15);
 
     private final Options options;
@@ -398,14 +399,7 @@ public final class Benchmark {
         return nanos / 1e9;
     }
 
-    private static Object[] prepend(Object first, Object[] rest) {
-        Object[] all = new Object[rest.length + 1];
-        all[0] = first;
-        System.arraycopy(rest, 0, all, 1, rest.length);
-        return all;
-    }
-
     static void log(String format, Object... args) {
-        System.out.printf(Locale.ROOT, "[bench] %tT " + format + "%n", prepend(java.time.LocalTime.now(), args));
+        System.out.println("[bench] " + CLOCK_TIME.format(java.time.LocalTime.now()) + " " + String.format(Locale.ROOT, format, args));
     }
 }
