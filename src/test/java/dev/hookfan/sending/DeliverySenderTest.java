@@ -286,8 +286,7 @@ class DeliverySenderTest {
                 + String.join("\",\"", ids) + "\"]}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> ids.stream().allMatch(id -> "delivered".equals(status(id))));
-        List<String> received = IntStream.range(0, 3).mapToObj(i -> receiver.requests("/batch/" + i))
-                .flatMap(List::stream).map(r -> r.header("webhook-id")).toList();
+        List<String> received = received("/batch/", 3);
         assertEquals(Set.copyOf(ids), Set.copyOf(received));
         assertEquals(3, received.size());
     }

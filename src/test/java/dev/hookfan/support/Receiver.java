@@ -33,7 +33,7 @@ public final class Receiver implements AutoCloseable {
     private final HttpServer server;
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Map<String, Queue<Answer>> scripts = new ConcurrentHashMap<>();
-    private volatile long unavailableUntilNanos;
+    private long unavailableUntilNanos;
     private long outageOnFirstRequestNanos;
 
     private Receiver(HttpServer server) {
@@ -67,12 +67,8 @@ public final class Receiver implements AutoCloseable {
     }
 
     /** Every request answers 503 for this long (a subscriber outage), then the scripts apply again. */
-    public void unavailableFor(java.time.Duration outage) {
-        unavailableUntilNanos = System.nanoTime() + outage.toNanos();
-    }
-
     /** Answers 503 for this long from the first request on, however long that request takes to come. */
-    public void unavailableFromFirstRequestFor(java.time.Duration outage) {
+    public synchronized void unavailableFromFirstRequestFor(java.time.Duration outage) {
         outageOnFirstRequestNanos = outage.toNanos();
     }
 
