@@ -34,7 +34,7 @@ public interface DeliveryConfig {
     Duration sweepGrace();
 
     /** webhook.delivery_requested messages handled at once; their claims share statements. */
-    @WithDefault("32")
+    @WithDefault("128")
     int requestConcurrency();
 
     /** Sends at once, overall. */
