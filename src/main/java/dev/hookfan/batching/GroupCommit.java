@@ -122,13 +122,7 @@ public final class GroupCommit<I, O> {
         onContextOf(pending, () -> pending.done().fail(failure));
     }
 
-    /** The submitter goes on where it was: a Hibernate Reactive session, for one, belongs to its Vert.x context. */
     private static void onContextOf(Pending<?, ?> pending, Runnable action) {
-        Context context = pending.context();
-        if (context == null || context == Vertx.currentContext()) {
-            action.run();
-        } else {
-            context.runOnContext(ignored -> action.run());
-        }
+        CallerContext.run(pending.context(), action);
     }
 }

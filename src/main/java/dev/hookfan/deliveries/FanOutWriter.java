@@ -1,6 +1,7 @@
 package dev.hookfan.deliveries;
 
 import dev.hookfan.api.Cursor;
+import dev.hookfan.batching.CallerContext;
 import dev.hookfan.batching.GroupCommit;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,7 +14,8 @@ import java.util.Set;
 /**
  * Writes the fan-outs of events handled at the same time together (see {@link GroupCommit}): one lookup of the ids
  * already written, one insert of the missing rows, and, once that has committed, one delivery request naming them all.
- * A replay costs the lookup alone: no transaction, no write, no publish.
+ * A replay costs the lookup alone: no transaction, no write, no publish. Each event completes once its rows are
+ * committed and the request naming them is confirmed by the broker; the next batch is written meanwhile.
  */
 @ApplicationScoped
 class FanOutWriter {
@@ -26,7 +28,11 @@ class FanOutWriter {
     private final DeliveryRepository deliveries;
     private final DeliveryRequests requests;
     private final DeliveryConfig config;
-    private final GroupCommit<List<NewDelivery>, List<String>> writes;
+    private final GroupCommit<List<NewDelivery>, Written> writes;
+
+    /** What one event's batch wrote for it, and the confirm of the delivery request that names those rows. */
+    private record Written(List<String> ids, Uni<Void> requested) {
+    }
 
     FanOutWriter(DeliveryRepository deliveries, DeliveryRequests requests, DeliveryConfig config) {
         this.deliveries = deliveries;
@@ -37,16 +43,20 @@ class FanOutWriter {
 
     /** Writes the candidates of one event that are not written yet; answers the ids this call inserted. */
     Uni<List<String>> write(List<NewDelivery> candidates) {
-        return candidates.isEmpty() ? Uni.createFrom().item(List.of()) : writes.submit(candidates);
+        if (candidates.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return writes.submit(candidates)
+                .chain(written -> CallerContext.resumeOn(written.requested()).replaceWith(written.ids()));
     }
 
-    private Uni<List<List<String>>> writeAll(List<List<NewDelivery>> batch) {
+    private Uni<List<Written>> writeAll(List<List<NewDelivery>> batch) {
         List<String> ids = batch.stream().flatMap(List::stream).map(NewDelivery::id).toList();
         return deliveries.existingIds(ids)
                 .chain(existing -> insertMissing(batch, new HashSet<>(existing)));
     }
 
-    private Uni<List<List<String>>> insertMissing(List<List<NewDelivery>> batch, Set<String> written) {
+    private Uni<List<Written>> insertMissing(List<List<NewDelivery>> batch, Set<String> written) {
         // Two copies of one message in one batch propose the same ids: the first one proposes, and so sends, them.
         Set<String> proposed = new HashSet<>(written);
         List<NewDelivery> missing = new ArrayList<>();
@@ -62,14 +72,29 @@ class FanOutWriter {
             insertedPerEvent.add(mine);
         }
         if (missing.isEmpty()) {
-            return Uni.createFrom().item(insertedPerEvent);
+            return Uni.createFrom().item(written(insertedPerEvent, Uni.createFrom().voidItem()));
         }
         return deliveries.insertIfAbsent(missing, Cursor.now(), config.sweepGrace())
-                .chain(inserted -> {
+                .map(inserted -> {
                     // A concurrent writer elsewhere may have won some rows since the lookup: only what we inserted is ours.
                     Set<String> ours = Set.copyOf(inserted);
                     insertedPerEvent.forEach(mine -> mine.retainAll(ours));
-                    return requests.request(inserted).replaceWith(insertedPerEvent);
+                    return written(insertedPerEvent, requested(inserted));
                 });
+    }
+
+    /**
+     * Publishes the request now, once for the whole batch, while the batch's slot goes to the next batch: waiting for
+     * the broker's confirm inside the slot left the database idle meanwhile. A failed publish fails every event of
+     * the batch, which is retried; the rows exist, so the retry writes nothing and the poller's sweep sends them.
+     */
+    private Uni<Void> requested(List<String> inserted) {
+        Uni<Void> requested = requests.request(inserted).memoize().indefinitely();
+        requested.subscribe().with(ignored -> { }, failure -> { });
+        return requested;
+    }
+
+    private static List<Written> written(List<List<String>> insertedPerEvent, Uni<Void> requested) {
+        return insertedPerEvent.stream().map(ids -> new Written(ids, requested)).toList();
     }
 }

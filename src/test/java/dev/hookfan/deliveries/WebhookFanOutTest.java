@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -27,6 +28,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
@@ -54,6 +56,7 @@ class WebhookFanOutTest {
 
     @AfterEach
     void close() {
+        RecordingDeliveryRequests.confirmsHeldUntil = null;
         broker.close();
     }
 
@@ -109,6 +112,30 @@ class WebhookFanOutTest {
             assertEquals(1, inserts.count());
         }
         assertEquals(2, deliveries(next));
+    }
+
+    @Test
+    void should_write_the_next_events_rows_while_the_last_events_delivery_request_awaits_its_confirm() throws Exception {
+        String webhook = webhook(ORG, "[\"*\"]", true);
+        String first = Broker.newMessageId();
+        String second = Broker.newMessageId();
+        CompletableFuture<Void> confirm = new CompletableFuture<>();
+        RecordingDeliveryRequests.confirmsHeldUntil = confirm;
+        try {
+            CompletableFuture<Void> firstDone = dispatch.start(dispatcher, first, event("organization.member_removed"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> deliveries(first) == 1);
+            CompletableFuture<Void> secondDone = dispatch.start(dispatcher, second, event("organization.member_removed"));
+            // The database is not left idle while the broker confirms the first event's request.
+            await().atMost(Duration.ofSeconds(10)).until(() -> deliveries(second) == 1);
+            assertFalse(firstDone.isDone(), "an event is handled only once the request naming its rows is confirmed");
+            confirm.complete(null);
+            firstDone.get(10, TimeUnit.SECONDS);
+            secondDone.get(10, TimeUnit.SECONDS);
+        } finally {
+            confirm.complete(null);
+        }
+        assertEquals(Set.of(DeliveryIds.derive(first, webhook), DeliveryIds.derive(second, webhook)),
+                Set.copyOf(RecordingDeliveryRequests.REQUESTED));
     }
 
     @Test

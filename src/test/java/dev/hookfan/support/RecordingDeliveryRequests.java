@@ -8,14 +8,17 @@ import jakarta.decorator.Delegate;
 import jakarta.inject.Inject;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Test-only decorator: records what was requested, then publishes for real. */
+/** Test-only decorator: records what was requested, then publishes for real; can hold the confirms back. */
 @Decorator
 @Priority(10)
 public class RecordingDeliveryRequests implements DeliveryRequests {
 
     public static final List<String> REQUESTED = new CopyOnWriteArrayList<>();
+    /** While set, a request counts as confirmed only once this completes: a slow broker, as the fan-out sees it. */
+    public static volatile CompletableFuture<Void> confirmsHeldUntil;
 
     @Inject
     @Delegate
@@ -24,6 +27,8 @@ public class RecordingDeliveryRequests implements DeliveryRequests {
     @Override
     public Uni<Void> request(List<String> deliveryIds) {
         REQUESTED.addAll(deliveryIds);
-        return delegate.request(deliveryIds);
+        CompletableFuture<Void> held = confirmsHeldUntil;
+        Uni<Void> published = delegate.request(deliveryIds);
+        return held == null ? published : published.call(() -> Uni.createFrom().completionStage(held));
     }
 }
