@@ -9,6 +9,13 @@ import java.util.List;
 @ConfigMapping(prefix = "hookfan.delivery")
 public interface DeliveryConfig {
 
+    /**
+     * false makes an ingest-only instance: it writes deliveries and publishes their requests, but neither consumes
+     * the requests nor polls; instances with true send them. Ingest and sending then scale apart.
+     */
+    @WithDefault("true")
+    boolean sendingEnabled();
+
     /** A send that has no 2xx answer by then is a failed attempt. */
     @WithDefault("15S")
     Duration timeout();

@@ -1,5 +1,6 @@
 package dev.hookfan.messaging;
 
+import dev.hookfan.deliveries.DeliveryConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.ChannelRegistry;
 import io.smallrye.reactive.messaging.PausableChannel;
@@ -25,11 +26,13 @@ class ConsumerStart {
     private final BrokerTopology topology;
     private final ChannelRegistry channels;
     private final MessagingConfig config;
+    private final DeliveryConfig delivery;
 
-    ConsumerStart(BrokerTopology topology, ChannelRegistry channels, MessagingConfig config) {
+    ConsumerStart(BrokerTopology topology, ChannelRegistry channels, MessagingConfig config, DeliveryConfig delivery) {
         this.topology = topology;
         this.channels = channels;
         this.config = config;
+        this.delivery = delivery;
     }
 
     void startWhenTheBrokerAnswers(@Observes StartupEvent event) {
@@ -50,8 +53,11 @@ class ConsumerStart {
 
     List<String> consumerChannels() {
         List<String> names = new ArrayList<>(copies(EVENTS, config.concurrency()));
-        // One consumer of delivery requests, which handles hookfan.delivery.request-concurrency of them at once.
-        names.add(DELIVERIES);
+        // One consumer of delivery requests, which handles hookfan.delivery.request-concurrency of them at once;
+        // an ingest-only instance leaves them to the instances that send.
+        if (delivery.sendingEnabled()) {
+            names.add(DELIVERIES);
+        }
         return names;
     }
 

@@ -177,7 +177,7 @@ public class DeliverySender {
     @Scheduled(every = "${hookfan.delivery.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             delayed = "${hookfan.delivery.poll-interval}")
     Uni<Void> sendDue() {
-        int room = Math.min(permits.available(), config.pollBatchSize());
+        int room = config.sendingEnabled() ? Math.min(permits.available(), config.pollBatchSize()) : 0;
         if (room == 0) {
             return Uni.createFrom().voidItem();
         }
