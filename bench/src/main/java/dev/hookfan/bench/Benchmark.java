@@ -118,25 +118,34 @@ public final class Benchmark {
                 "hookfan.auth.enabled=false",
                 // The receiver listens on 127.0.0.1, which production settings refuse as a webhook target.
                 "hookfan.webhooks.allow-private-addresses=true");
+        String[] ids = new String[options.events()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = UUID.randomUUID().toString();
+        }
+        // 1a: ingest alone, as the issue allows: an ingest-only instance writes and requests, and nothing sends.
+        List<String> ingestOnly = new ArrayList<>(properties);
+        ingestOnly.add("hookfan.delivery.sending-enabled=false");
+        log("Run %d: starting the packaged service as an ingest-only instance", run);
+        try (Service service = Service.start(options.jar(), ingestOnly, raw.resolve("service-" + run + "-ingest-only.log"))) {
+            emptyAll();
+            createWebhooks();
+            warmUp(false);
+            CpuMeter cpu = CpuMeter.start(service.pid());
+            ingest(ids, Clock.micros(), figures, "ingest_alone", false);
+            cpu.stop("ingest_alone", figures);
+        }
         log("Run %d: starting the packaged service", run);
         try (Service service = Service.start(options.jar(), properties, raw.resolve("service-" + run + ".log"))) {
             figures.put("startup_ms", (double) service.startupMillis);
-            db.truncateAll();
-            for (String queue : List.of(WORK_QUEUE, DELIVERIES_QUEUE, DLQ)) {
-                publisher.purge(queue);
-            }
+            emptyAll();
             Thread.sleep(5000);
             figures.put("idle_rss_mib", service.residentMiB("VmRSS"));
             createWebhooks();
 
-            String[] ids = new String[options.events()];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = UUID.randomUUID().toString();
-            }
-            warmUp();
+            warmUp(true);
             long base = Clock.micros();
             CpuMeter cpu = CpuMeter.start(service.pid());
-            ingest(ids, base, figures);
+            ingest(ids, base, figures, "ingest", true);
             cpu.stop("ingest", figures);
             replay(ids, base, figures, run);
             cpu = CpuMeter.start(service.pid());
@@ -153,6 +162,14 @@ public final class Benchmark {
         return figures;
     }
 
+    /** No rows and no messages: each instance starts from nothing, so the ingest-only run leaves no backlog behind. */
+    private void emptyAll() throws Exception {
+        db.truncateAll();
+        for (String queue : List.of(WORK_QUEUE, DELIVERIES_QUEUE, DLQ)) {
+            publisher.purge(queue);
+        }
+    }
+
     private void createWebhooks() throws Exception {
         for (int org = 0; org < ORGANIZATIONS; org++) {
             for (int hook = 0; hook < WEBHOOKS_PER_ORGANIZATION; hook++) {
@@ -163,7 +180,7 @@ public final class Benchmark {
     }
 
     /** The JIT compiles the hot paths during the first thousands of events; every figure is taken after them. */
-    private void warmUp() throws Exception {
+    private void warmUp(boolean sending) throws Exception {
         if (options.warmup() == 0) {
             return;
         }
@@ -177,17 +194,22 @@ public final class Benchmark {
         }
         publisher.awaitConfirms();
         rowsWritten(createdBefore, rows, expectedRows);
-        waitUntil(() -> receiver.posts() - postsBefore, rows);
+        if (sending) {
+            waitUntil(() -> receiver.posts() - postsBefore, rows);
+        }
     }
 
-    /** 1: unique events as fast as the broker takes them, until every delivery row exists and every POST arrived. */
-    private void ingest(String[] ids, long base, Map<String, Double> figures) throws Exception {
+    /**
+     * 1: unique events as fast as the broker takes them, until every delivery row exists and, when the instance
+     * sends, every POST arrived. Figures are named after the phase: ingest_alone or ingest (the sender working too).
+     */
+    private void ingest(String[] ids, long base, Map<String, Double> figures, String phase, boolean sending) throws Exception {
         long rowsBefore = db.count("select count(*) from webhook_delivery");
         long newRows = (long) ids.length * WEBHOOKS_PER_ORGANIZATION;
         long expectedRows = rowsBefore + newRows;
         long postsBefore = receiver.posts();
         double createdBefore = metricOrZero(CREATED);
-        log("  ingest: %d events -> %d deliveries", ids.length, newRows);
+        log("  %s: %d events -> %d deliveries", phase, ids.length, newRows);
         long start = System.nanoTime();
         long startMicros = Clock.micros();
         for (int i = 0; i < ids.length; i++) {
@@ -198,19 +220,23 @@ public final class Benchmark {
         rowsWritten(createdBefore, newRows, expectedRows);
         // The end is the last row's own commit time, not the poll that saw it, so the poll can be slow and cheap.
         double rowsSeconds = (lastCreatedMicros() - startMicros) / 1e6;
-        waitUntil(() -> receiver.posts() - postsBefore, newRows);
-        double postsSeconds = (receiver.lastPostMicros() - startMicros) / 1e6;
         long rows = db.count("select count(*) from webhook_delivery");
         long distinct = db.count("select count(distinct (message_id, webhook_id)) from webhook_delivery");
         if (rows != expectedRows || distinct != expectedRows) {
             throw new IllegalStateException(rows + " rows, " + distinct + " distinct (message, webhook): expected " + expectedRows);
         }
-        figures.put("publish_events_per_s", ids.length / publishSeconds);
-        figures.put("ingest_events_per_s", ids.length / rowsSeconds);
-        figures.put("ingest_deliveries_per_s", newRows / rowsSeconds);
-        figures.put("ingest_sent_per_s", newRows / postsSeconds);
-        log("  ingest: %.0f events/s (%.0f deliveries/s) persisted, all %d POSTs received after %.1f s",
-                ids.length / rowsSeconds, newRows / rowsSeconds, newRows, postsSeconds);
+        figures.put(phase + "_publish_events_per_s", ids.length / publishSeconds);
+        figures.put(phase + "_events_per_s", ids.length / rowsSeconds);
+        figures.put(phase + "_deliveries_per_s", newRows / rowsSeconds);
+        log("  %s: %.0f events/s (%.0f deliveries/s) persisted", phase, ids.length / rowsSeconds, newRows / rowsSeconds);
+        if (sending) {
+            waitUntil(() -> receiver.posts() - postsBefore, newRows);
+            double postsSeconds = (receiver.lastPostMicros() - startMicros) / 1e6;
+            figures.put(phase + "_sent_per_s", newRows / postsSeconds);
+            log("  %s: all %d POSTs received after %.1f s", phase, newRows, postsSeconds);
+        } else if (receiver.posts() != postsBefore) {
+            throw new IllegalStateException((receiver.posts() - postsBefore) + " POSTs from an instance that should send nothing");
+        }
     }
 
     /** 3: the same events again: the rate, and every statement PostgreSQL ran meanwhile, per replayed event. */
