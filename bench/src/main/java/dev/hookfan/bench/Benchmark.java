@@ -133,6 +133,8 @@ public final class Benchmark {
             CpuMeter cpu = CpuMeter.start(service.pid());
             ingest(ids, Clock.micros(), figures, "ingest_alone", false);
             cpu.stop("ingest_alone", figures);
+            // Its requests must not reach the next instance, which would start sending them before it is measured idle.
+            emptyAll();
         }
         log("Run %d: starting the packaged service", run);
         try (Service service = Service.start(options.jar(), properties, raw.resolve("service-" + run + ".log"))) {
