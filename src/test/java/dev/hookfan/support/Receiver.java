@@ -66,8 +66,10 @@ public final class Receiver implements AutoCloseable {
         scripts.computeIfAbsent(path, p -> new ConcurrentLinkedQueue<>()).addAll(List.of(answers));
     }
 
-    /** Every request answers 503 for this long (a subscriber outage), then the scripts apply again. */
-    /** Answers 503 for this long from the first request on, however long that request takes to come. */
+    /**
+     * Every request answers 503 for this long (a subscriber outage) from the first request on, however long that
+     * request takes to come; then the scripts apply again.
+     */
     public synchronized void unavailableFromFirstRequestFor(java.time.Duration outage) {
         outageOnFirstRequestNanos = outage.toNanos();
     }
