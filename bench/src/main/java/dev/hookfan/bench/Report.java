@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /** The results file and the headline table the README quotes. */
 final class Report {
@@ -13,45 +14,48 @@ final class Report {
     private record Row(String key, String label, int decimals, String target) {
     }
 
-    private static final List<Row> ROWS = List.of(
-            new Row("ingest_alone_events_per_s", "ingest alone (ingest-only instance, nothing sends), events/s (publish → every delivery row written)", 0, "≥ 0.5 × raw"),
-            new Row("ingest_alone_deliveries_per_s", "ingest alone, delivery rows/s", 0, ""),
-            new Row("ingest_alone_service_cpu_pct", "ingest alone, CPU of the service, % of all cores", 0, ""),
-            new Row("ingest_alone_postgres_cpu_pct", "ingest alone, CPU of PostgreSQL, % of all cores", 0, ""),
-            new Row("ingest_alone_rabbitmq_cpu_pct", "ingest alone, CPU of RabbitMQ, % of all cores", 0, ""),
-            new Row("ingest_alone_bench_cpu_pct", "ingest alone, CPU of the benchmark (publisher), % of all cores", 0, ""),
-            new Row("ingest_alone_machine_cpu_pct", "ingest alone, CPU of the whole machine, % of all cores", 0, ""),
-            new Row("ingest_events_per_s", "ingest with the sender working, events/s (publish → every delivery row written)", 0, ""),
-            new Row("ingest_deliveries_per_s", "ingest, delivery rows/s", 0, ""),
-            new Row("ingest_sent_per_s", "ingest, deliveries/s received by the subscriber (publish → last POST)", 0, ""),
-            new Row("ingest_service_cpu_pct", "ingest, CPU of the service, % of all cores", 0, ""),
-            new Row("ingest_postgres_cpu_pct", "ingest, CPU of PostgreSQL, % of all cores", 0, ""),
-            new Row("ingest_rabbitmq_cpu_pct", "ingest, CPU of RabbitMQ, % of all cores", 0, ""),
-            new Row("ingest_bench_cpu_pct", "ingest, CPU of the benchmark (publisher, subscriber), % of all cores", 0, ""),
-            new Row("ingest_machine_cpu_pct", "ingest, CPU of the whole machine, % of all cores", 0, ""),
-            new Row("ingest_publish_events_per_s", "publisher, events/s confirmed by the broker while Hookfan consumes and sends", 0, ""),
-            new Row("replay_events_per_s", "replay, events/s", 0, ""),
-            new Row("replay_selects_per_event", "replay, SELECT statements per event (all of PostgreSQL's)", 4, "1"),
-            new Row("replay_writes_per_event", "replay, INSERT/UPDATE/DELETE per event", 4, "0"),
-            new Row("replay_transactions_per_event", "replay, BEGIN per event", 4, ""),
-            new Row("replay_new_rows", "replay, new delivery rows", 0, "0"),
-            new Row("replay_posts", "replay, POSTs (publishes of delivery_requested lead to these)", 0, "0"),
-            new Row("sender_deliveries_per_s", "sender alone, signed deliveries/s", 0, "≥ 5,000"),
-            new Row("sender_service_cpu_pct", "sender, CPU of the service, % of all cores", 0, ""),
-            new Row("sender_postgres_cpu_pct", "sender, CPU of PostgreSQL, % of all cores", 0, ""),
-            new Row("sender_rabbitmq_cpu_pct", "sender, CPU of RabbitMQ, % of all cores", 0, ""),
-            new Row("sender_bench_cpu_pct", "sender, CPU of the benchmark (publisher, subscriber), % of all cores", 0, ""),
-            new Row("sender_machine_cpu_pct", "sender, CPU of the whole machine, % of all cores", 0, ""),
-            new Row("latency_offered_events_per_s", "latency phase, offered events/s", 0, "1,000"),
-            new Row("latency_persisted_p50_ms", "publish → delivery row written, p50 ms", 1, ""),
-            new Row("latency_persisted_p99_ms", "publish → delivery row written, p99 ms", 1, "< 50"),
-            new Row("latency_post_p50_ms", "publish → subscriber got the POST, p50 ms", 1, ""),
-            new Row("latency_post_p99_ms", "publish → subscriber got the POST, p99 ms", 1, ""),
-            new Row("startup_ms", "start-up to ready, ms", 0, ""),
-            new Row("idle_rss_mib", "resident memory at idle, MiB", 0, "≤ 150"),
-            new Row("peak_rss_mib", "resident memory at peak (VmHWM), MiB", 0, ""));
+    private static final List<Row> ROWS = Stream.of(
+            List.of(
+                new Row("ingest_alone_events_per_s", "ingest alone (ingest-only instance, nothing sends), events/s (publish → every delivery row written)", 0, "≥ 0.5 × raw"),
+                new Row("ingest_alone_deliveries_per_s", "ingest alone, delivery rows/s", 0, "")),
+            cpuRows("ingest_alone", "ingest alone", "publisher"),
+            List.of(
+                new Row("ingest_events_per_s", "ingest with the sender working, events/s (publish → every delivery row written)", 0, ""),
+                new Row("ingest_deliveries_per_s", "ingest, delivery rows/s", 0, ""),
+                new Row("ingest_sent_per_s", "ingest, deliveries/s received by the subscriber (publish → last POST)", 0, "")),
+            cpuRows("ingest", "ingest", "publisher, subscriber"),
+            List.of(
+                new Row("ingest_publish_events_per_s", "publisher, events/s confirmed by the broker while Hookfan consumes and sends", 0, ""),
+                new Row("replay_events_per_s", "replay, events/s", 0, ""),
+                new Row("replay_selects_per_event", "replay, SELECT statements per event (all of PostgreSQL's)", 4, "1"),
+                new Row("replay_writes_per_event", "replay, INSERT/UPDATE/DELETE per event", 4, "0"),
+                new Row("replay_transactions_per_event", "replay, BEGIN per event", 4, ""),
+                new Row("replay_new_rows", "replay, new delivery rows", 0, "0"),
+                new Row("replay_posts", "replay, POSTs (publishes of delivery_requested lead to these)", 0, "0"),
+                new Row("sender_deliveries_per_s", "sender alone, signed deliveries/s", 0, "≥ 5,000")),
+            cpuRows("sender", "sender", "publisher, subscriber"),
+            List.of(
+                new Row("latency_offered_events_per_s", "latency phase, offered events/s", 0, "1,000"),
+                new Row("latency_persisted_p50_ms", "publish → delivery row written, p50 ms", 1, ""),
+                new Row("latency_persisted_p99_ms", "publish → delivery row written, p99 ms", 1, "< 50"),
+                new Row("latency_post_p50_ms", "publish → subscriber got the POST, p50 ms", 1, ""),
+                new Row("latency_post_p99_ms", "publish → subscriber got the POST, p99 ms", 1, ""),
+                new Row("startup_ms", "start-up to ready, ms", 0, ""),
+                new Row("idle_rss_mib", "resident memory at idle, MiB", 0, "≤ 150"),
+                new Row("peak_rss_mib", "resident memory at peak (VmHWM), MiB", 0, ""))
+    ).flatMap(List::stream).toList();
 
     private Report() {
+    }
+
+    /** The five shares that {@link CpuMeter#stop} puts for a phase, in its order. */
+    private static List<Row> cpuRows(String phase, String label, String benchmarkDoes) {
+        return List.of(
+                new Row(phase + "_service_cpu_pct", label + ", CPU of the service, % of all cores", 0, ""),
+                new Row(phase + "_postgres_cpu_pct", label + ", CPU of PostgreSQL, % of all cores", 0, ""),
+                new Row(phase + "_rabbitmq_cpu_pct", label + ", CPU of RabbitMQ, % of all cores", 0, ""),
+                new Row(phase + "_bench_cpu_pct", label + ", CPU of the benchmark (" + benchmarkDoes + "), % of all cores", 0, ""),
+                new Row(phase + "_machine_cpu_pct", label + ", CPU of the whole machine, % of all cores", 0, ""));
     }
 
     static String headline(Benchmark.Options options, List<Double> rawRates, List<Map<String, Double>> runs) {
