@@ -26,6 +26,8 @@ public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery
             + " from unnest($1::varchar[], $2::varchar[], $3::text[], $4::varchar[], $5::varchar[], $6::varchar[],"
             + " $7::varchar[]) as t(id, webhook_id, payload, organization_id, message_id, event_type, traceparent)"
             + " on conflict (id) do nothing returning id";
+    private static final String ATTEMPTS = "select attempt_number, started_at, duration_ms, response_status, response_body,"
+            + " error from delivery_attempt_history where delivery_id = $1 order by attempt_number";
 
     private final Pool pool;
 
@@ -96,7 +98,12 @@ public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery
         return find(query.append(" order by createdAt, id").toString(), parameters).page(0, limit + 1).list();
     }
 
-    public Uni<List<DeliveryAttempt>> attemptsOf(String deliveryId) {
-        return DeliveryAttempt.<DeliveryAttempt>find("deliveryId = ?1 order by attemptNumber", deliveryId).list();
+    /** Failed attempts have rows of their own, the success is on the delivery: the view reads both (V7). */
+    public Uni<List<DeliveryView.AttemptView>> attemptsOf(String deliveryId) {
+        return pool.preparedQuery(ATTEMPTS).execute(Tuple.of(deliveryId)).map(rows -> {
+            List<DeliveryView.AttemptView> attempts = new ArrayList<>(rows.size());
+            rows.forEach(row -> attempts.add(DeliveryView.AttemptView.of(row)));
+            return attempts;
+        });
     }
 }

@@ -49,8 +49,7 @@ public class DeliveryResource {
                                  @PathParam("deliveryId") String deliveryId) {
         return owned(organizationId, deliveryId)
                 .chain(delivery -> deliveries.attemptsOf(delivery.id)
-                        .map(attempts -> DeliveryView.of(delivery, delivery.payload,
-                                attempts.stream().map(DeliveryView.AttemptView::of).toList())));
+                        .map(attempts -> DeliveryView.of(delivery, delivery.payload, attempts)));
     }
 
     @POST

@@ -3,6 +3,7 @@ package dev.hookfan.deliveries;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.vertx.mutiny.sqlclient.Row;
 
 import java.time.Instant;
 import java.util.List;
@@ -29,9 +30,10 @@ public record DeliveryView(String id, String webhookId, String organizationId, S
     @RegisterForReflection
     public record AttemptView(int attempt, Instant startedAt, int durationMs, Integer responseStatus,
                               String responseBody, String error) {
-        static AttemptView of(DeliveryAttempt attempt) {
-            return new AttemptView(attempt.attemptNumber, attempt.startedAt, attempt.durationMs, attempt.responseStatus,
-                    attempt.responseBody, attempt.error);
+        static AttemptView of(Row row) {
+            return new AttemptView(row.getInteger("attempt_number"), row.getOffsetDateTime("started_at").toInstant(),
+                    row.getInteger("duration_ms"), row.getInteger("response_status"), row.getString("response_body"),
+                    row.getString("error"));
         }
     }
 }

@@ -23,14 +23,21 @@ final class DeliveredRecords {
     /** Two at a time: one capped the sender while a statement took 6.3 ms; four made batches small, each a WAL flush. */
     static final int BATCHES_IN_FLIGHT = 2;
 
+    /**
+     * The success goes onto the delivery's own row (V7): no attempt row, index entries or foreign-key lock. Only a
+     * delivery that is no longer pending (cancelled while its attempt was in flight) gets an attempt row instead.
+     */
     private static final String RECORD = "with done as (select * from unnest($1::varchar[], $2::int[], $3::timestamptz[],"
             + " $4::int[], $5::int[], $6::varchar[], $7::varchar[]) as t(delivery_id, attempt_number, started_at, duration_ms,"
             + " response_status, response_body, webhook_id)),"
-            + " attempt as (insert into delivery_attempt (delivery_id, attempt_number, started_at, duration_ms, response_status,"
-            + " response_body) select delivery_id, attempt_number, started_at, duration_ms, response_status, response_body from done),"
             + " delivered as (update webhook_delivery d set status = 'delivered', attempts = done.attempt_number,"
-            + " delivered_at = now(), next_attempt_at = null, lease_until = null, last_error = null"
-            + " from done where d.id = done.delivery_id and d.status = 'pending')"
+            + " delivered_at = now(), next_attempt_at = null, lease_until = null, last_error = null,"
+            + " success_started_at = done.started_at, success_duration_ms = done.duration_ms,"
+            + " success_status = done.response_status, success_body = done.response_body"
+            + " from done where d.id = done.delivery_id and d.status = 'pending' returning d.id),"
+            + " elsewhere as (insert into delivery_attempt (delivery_id, attempt_number, started_at, duration_ms,"
+            + " response_status, response_body) select delivery_id, attempt_number, started_at, duration_ms, response_status,"
+            + " response_body from done where delivery_id not in (select id from delivered))"
             + " update webhook w set failing_since = null where w.id in (select webhook_id from done) and w.failing_since is not null";
 
     private record Success(ClaimedDelivery delivery, AttemptOutcome outcome) {

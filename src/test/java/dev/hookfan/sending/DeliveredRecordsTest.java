@@ -39,8 +39,8 @@ class DeliveredRecordsTest {
     }
 
     static void dropFault() {
-        Database.update("drop trigger if exists attempt_fault on delivery_attempt");
-        Database.update("drop function if exists attempt_fault()");
+        Database.update("drop trigger if exists delivered_fault on webhook_delivery");
+        Database.update("drop function if exists delivered_fault()");
     }
 
     /** Pending rows, as the fan-out writes them; the sender is kept off them by a lease far in the future. */
@@ -67,25 +67,43 @@ class DeliveredRecordsTest {
     }
 
     @Test
-    void should_record_each_success_once_when_many_share_a_statement() throws Exception {
+    void should_record_each_success_once_on_its_own_delivery_row_when_many_share_a_statement() throws Exception {
         List<ClaimedDelivery> claimed = pending(50);
         for (CompletableFuture<Void> recorded : recordAll(new DeliveredRecords(pool), claimed)) {
             recorded.get(10, TimeUnit.SECONDS);
         }
         assertEquals(50, Database.count("select count(*) from webhook_delivery where status = 'delivered' and attempts = 1"
-                + " and lease_until is null and delivered_at is not null"));
-        assertEquals(50, Database.count("select count(*) from delivery_attempt where attempt_number = 1 and response_status = 200"));
-        assertEquals(50, Database.count("select count(distinct delivery_id) from delivery_attempt"));
+                + " and lease_until is null and delivered_at is not null and success_status = 200 and success_body = 'ok'"
+                + " and success_duration_ms = 3 and success_started_at is not null"));
+        assertEquals(0, Database.count("select count(*) from delivery_attempt"));
+        assertEquals(50, Database.count("select count(*) from delivery_attempt_history where attempt_number = 1"
+                + " and response_status = 200 and error is null"));
+        assertEquals(50, Database.count("select count(distinct delivery_id) from delivery_attempt_history"));
+    }
+
+    @Test
+    void should_keep_a_success_for_a_delivery_cancelled_meanwhile_as_an_attempt_row_and_leave_it_cancelled() throws Exception {
+        List<ClaimedDelivery> claimed = pending(3);
+        String cancelled = claimed.get(1).id();
+        Database.update("update webhook_delivery set status = 'cancelled', next_attempt_at = null where id = ?", cancelled);
+
+        for (CompletableFuture<Void> recorded : recordAll(new DeliveredRecords(pool), claimed)) {
+            recorded.get(10, TimeUnit.SECONDS);
+        }
+        assertEquals(List.of(List.of("cancelled", 0)), Database.query("select status, attempts from webhook_delivery where id = ?", cancelled));
+        assertEquals(List.of(List.of(cancelled, 1, 200)),
+                Database.query("select delivery_id, attempt_number, response_status from delivery_attempt"));
+        assertEquals(3, Database.count("select count(*) from delivery_attempt_history where response_status = 200"));
     }
 
     @Test
     void should_still_record_the_others_when_one_row_of_a_shared_statement_fails() throws Exception {
         List<ClaimedDelivery> claimed = pending(10);
         String refused = claimed.get(5).id();
-        Database.update("create function attempt_fault() returns trigger language plpgsql as $$ begin"
-                + " if new.delivery_id = '" + refused + "' then raise exception 'attempt refused for the test'; end if;"
-                + " return new; end $$");
-        Database.update("create trigger attempt_fault before insert on delivery_attempt for each row execute function attempt_fault()");
+        Database.update("create function delivered_fault() returns trigger language plpgsql as $$ begin"
+                + " if new.id = '" + refused + "' and new.status = 'delivered' then raise exception 'attempt refused for the test';"
+                + " end if; return new; end $$");
+        Database.update("create trigger delivered_fault before update on webhook_delivery for each row execute function delivered_fault()");
 
         List<CompletableFuture<Void>> recorded = recordAll(new DeliveredRecords(pool), claimed);
         for (int i = 0; i < claimed.size(); i++) {
@@ -98,7 +116,7 @@ class DeliveredRecordsTest {
             }
         }
         assertEquals(9, Database.count("select count(*) from webhook_delivery where status = 'delivered'"));
-        assertEquals(9, Database.count("select count(*) from delivery_attempt"));
+        assertEquals(9, Database.count("select count(*) from delivery_attempt_history"));
         // The refused one keeps its lease: it is sent again when the lease runs out, never marked delivered unrecorded.
         assertEquals(List.of(List.of("pending", 0)), Database.query("select status, attempts from webhook_delivery where id = ?", refused));
     }

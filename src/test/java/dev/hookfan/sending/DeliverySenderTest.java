@@ -103,7 +103,7 @@ class DeliverySenderTest {
     }
 
     static long attempts(String deliveryId) {
-        return Database.count("select count(*) from delivery_attempt where delivery_id = ?", deliveryId);
+        return Database.count("select count(*) from delivery_attempt_history where delivery_id = ?", deliveryId);
     }
 
     static Map<String, List<String>> headersOf(Request request) {
@@ -220,6 +220,12 @@ class DeliverySenderTest {
         assertEquals(requests.get(0).header("webhook-id"), requests.get(1).header("webhook-id"));
         assertEquals(requests.get(0).body(), requests.get(1).body());
         assertEquals(2, attempts(deliveryId));
+        // The first success left the row for delivery_attempt when the redelivery reopened it; the second is on the row.
+        assertEquals(1, Database.count("select count(*) from delivery_attempt where delivery_id = ?", deliveryId));
+        given().get("/organizations/{org}/deliveries/{id}", ORG, deliveryId).then()
+                .body("attempts", is(2))
+                .body("attemptHistory.attempt", equalTo(List.of(1, 2)))
+                .body("attemptHistory.responseStatus", equalTo(List.of(200, 200)));
         given().post("/organizations/{org}/deliveries/{id}/redeliver", "org_other", deliveryId).then().statusCode(404);
     }
 
