@@ -2,7 +2,7 @@
 # The end-to-end benchmark (see bench/README.md): packages the service (no tests), prepares a database and a
 # vhost of its own (scripts/services.sh preloads pg_stat_statements, restarting PostgreSQL once), then runs
 # bench/src against the packaged service. Options: --events 50000 --runs 3 --latency-rate 1000
-# --latency-seconds 60 --raw-seconds 20 --queue-type quorum. Results: bench/results/<date>.md.
+# --latency-seconds 60 --warmup 10000 --warmup-rounds 10 --raw-seconds 20 --queue-type quorum. Results: bench/results/<date>.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/services.sh

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +38,8 @@ public final class Benchmark {
     static final int CONFIRM_WINDOW = 1000;
     /** hookfan.messaging.prefetch's default: PerfTest's consumer gets the same. */
     static final int PREFETCH = 128;
+    /** The warm-up is over once the service's JIT compiler threads use less than this share of all cores. */
+    static final double SETTLED_JIT_PCT = 5;
     private static final java.time.format.DateTimeFormatter CLOCK_TIME = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
     static final long PHASE_TIMEOUT_NANOS = TimeUnit.MINUTES.toNanos(15);
 
@@ -47,7 +50,7 @@ public final class Benchmark {
     private final List<Map<String, Double>> runs = new ArrayList<>();
     private final StringBuilder statements = new StringBuilder();
 
-    record Options(int events, int warmup, int runs, int latencyRate, int latencySeconds, int rawSeconds, String queueType,
+    record Options(int events, int warmup, int warmupRounds, int runs, int latencyRate, int latencySeconds, int rawSeconds, String queueType,
                    Path jar, Path results) {
 
         static Options parse(String[] args) {
@@ -57,6 +60,7 @@ public final class Benchmark {
             }
             return new Options(Integer.parseInt(given.getOrDefault("events", "50000")),
                     Integer.parseInt(given.getOrDefault("warmup", "10000")),
+                    Integer.parseInt(given.getOrDefault("warmup-rounds", "10")),
                     Integer.parseInt(given.getOrDefault("runs", "3")),
                     Integer.parseInt(given.getOrDefault("latency-rate", "1000")),
                     Integer.parseInt(given.getOrDefault("latency-seconds", "60")),
@@ -129,7 +133,7 @@ public final class Benchmark {
         try (Service service = Service.start(options.jar(), ingestOnly, raw.resolve("service-" + run + "-ingest-only.log"))) {
             emptyAll();
             createWebhooks();
-            warmUp(false);
+            warmUp(service.pid(), false, "ingest_alone", figures);
             CpuMeter cpu = CpuMeter.start(service.pid());
             ingest(ids, Clock.micros(), figures, "ingest_alone", false);
             cpu.stop("ingest_alone", figures);
@@ -143,7 +147,7 @@ public final class Benchmark {
             figures.put("idle_rss_mib", service.residentMiB("VmRSS"));
             createWebhooks();
 
-            warmUp(true);
+            warmUp(service.pid(), true, "ingest", figures);
             long base = Clock.micros();
             CpuMeter cpu = CpuMeter.start(service.pid());
             ingest(ids, base, figures, "ingest", true);
@@ -180,12 +184,32 @@ public final class Benchmark {
         }
     }
 
-    /** The JIT compiles the hot paths during the first thousands of events; every figure is taken after them. */
-    private void warmUp(boolean sending) throws Exception {
-        if (options.warmup() == 0) {
-            return;
+    /**
+     * The JIT compiles the hot paths during the first tens of thousands of events, on the cores the measured phases
+     * need: rounds of --warmup events go through the whole path until the JIT compiler threads used less than
+     * {@link #SETTLED_JIT_PCT} % of all cores over a round (at most --warmup-rounds rounds), and every figure is taken
+     * after them. Puts prefix_warmup_events.
+     */
+    private void warmUp(long pid, boolean sending, String prefix, Map<String, Double> figures) throws Exception {
+        int rounds = 0;
+        double jit = Double.NaN;
+        while (rounds < options.warmupRounds() && options.warmup() > 0) {
+            CpuMeter cpu = CpuMeter.start(pid);
+            warmUpRound(sending);
+            Map<String, Double> round = new HashMap<>();
+            cpu.stop("round", round);
+            jit = round.get("round_jit_cpu_pct");
+            rounds++;
+            log("  warm-up round %d: %d events, not measured; JIT compiler threads %.1f %% of all cores", rounds,
+                    options.warmup(), jit);
+            if (jit < SETTLED_JIT_PCT) {
+                break;
+            }
         }
-        log("  warm-up: %d events, not measured", options.warmup());
+        figures.put(prefix + "_warmup_events", (double) rounds * options.warmup());
+    }
+
+    private void warmUpRound(boolean sending) throws Exception {
         long rows = (long) options.warmup() * WEBHOOKS_PER_ORGANIZATION;
         long postsBefore = receiver.posts();
         long expectedRows = db.count("select count(*) from webhook_delivery") + rows;

@@ -9,12 +9,13 @@ import java.util.stream.Stream;
 /**
  * Where a phase's CPU went, from /proc: the service, PostgreSQL, RabbitMQ, this benchmark (publisher and subscriber)
  * and the whole machine, each as a share of all cores over the phase. Tells a service-bound phase from one where
- * the broker and the database fill the machine.
+ * the broker and the database fill the machine. The service's JIT compiler threads are counted apart too: while
+ * they still compile, a figure measures the JVM warming up, not the service.
  */
 final class CpuMeter {
 
     /** Clock ticks of user + system time, per part, and the machine's total over all cores. */
-    private record Ticks(long service, long postgres, long rabbitmq, long bench, long busy, long total) {
+    private record Ticks(long service, long jit, long postgres, long rabbitmq, long bench, long busy, long total) {
     }
 
     private final long pid;
@@ -29,11 +30,12 @@ final class CpuMeter {
         return new CpuMeter(pid);
     }
 
-    /** Puts prefix_{service,postgres,rabbitmq,bench,machine}_cpu_pct: percent of all cores since start. */
+    /** Puts prefix_{service,jit,postgres,rabbitmq,bench,machine}_cpu_pct: percent of all cores since start. */
     void stop(String prefix, Map<String, Double> figures) throws IOException {
         Ticks end = read();
         double total = end.total() - start.total();
         figures.put(prefix + "_service_cpu_pct", 100 * (end.service() - start.service()) / total);
+        figures.put(prefix + "_jit_cpu_pct", 100 * (end.jit() - start.jit()) / total);
         figures.put(prefix + "_postgres_cpu_pct", 100 * (end.postgres() - start.postgres()) / total);
         figures.put(prefix + "_rabbitmq_cpu_pct", 100 * (end.rabbitmq() - start.rabbitmq()) / total);
         figures.put(prefix + "_bench_cpu_pct", 100 * (end.bench() - start.bench()) / total);
@@ -60,8 +62,22 @@ final class CpuMeter {
         }
         // idle and iowait are the machine's unused time.
         long idle = Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
-        return new Ticks(cpuTicks(statOf(Path.of("/proc/" + pid))), postgres, rabbitmq,
+        return new Ticks(cpuTicks(statOf(Path.of("/proc/" + pid))), jitTicks(), postgres, rabbitmq,
                 cpuTicks(statOf(Path.of("/proc/self"))), total - idle, total);
+    }
+
+    /** The service's C1 and C2 compiler threads ("C2 CompilerThre" once the kernel cut their names to 15 characters). */
+    private long jitTicks() throws IOException {
+        long ticks = 0;
+        try (Stream<Path> threads = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path thread : threads.toList()) {
+                String stat = statOf(thread);
+                if (stat.contains(" CompilerThre")) {
+                    ticks += cpuTicks(stat);
+                }
+            }
+        }
+        return ticks;
     }
 
     /** A process that ended between the listing and the read counts as nothing. */

@@ -17,12 +17,14 @@ final class Report {
     private static final List<Row> ROWS = Stream.of(
             List.of(
                 new Row("ingest_alone_events_per_s", "ingest alone (ingest-only instance, nothing sends), events/s (publish → every delivery row written)", 0, "≥ 0.5 × raw"),
-                new Row("ingest_alone_deliveries_per_s", "ingest alone, delivery rows/s", 0, "")),
+                new Row("ingest_alone_deliveries_per_s", "ingest alone, delivery rows/s", 0, ""),
+                new Row("ingest_alone_warmup_events", "ingest alone, warm-up events before it (until the JIT settled)", 0, "")),
             cpuRows("ingest_alone", "ingest alone", "publisher"),
             List.of(
                 new Row("ingest_events_per_s", "ingest with the sender working, events/s (publish → every delivery row written)", 0, ""),
                 new Row("ingest_deliveries_per_s", "ingest, delivery rows/s", 0, ""),
-                new Row("ingest_sent_per_s", "ingest, deliveries/s received by the subscriber (publish → last POST)", 0, "")),
+                new Row("ingest_sent_per_s", "ingest, deliveries/s received by the subscriber (publish → last POST)", 0, ""),
+                new Row("ingest_warmup_events", "ingest, warm-up events before it (until the JIT settled)", 0, "")),
             cpuRows("ingest", "ingest", "publisher, subscriber"),
             List.of(
                 new Row("ingest_publish_events_per_s", "publisher, events/s confirmed by the broker while Hookfan consumes and sends", 0, ""),
@@ -48,10 +50,11 @@ final class Report {
     private Report() {
     }
 
-    /** The five shares that {@link CpuMeter#stop} puts for a phase, in its order. */
+    /** The six shares that {@link CpuMeter#stop} puts for a phase, in its order. */
     private static List<Row> cpuRows(String phase, String label, String benchmarkDoes) {
         return List.of(
                 new Row(phase + "_service_cpu_pct", label + ", CPU of the service, % of all cores", 0, ""),
+                new Row(phase + "_jit_cpu_pct", label + ", of which its JIT compiler threads, % of all cores", 1, ""),
                 new Row(phase + "_postgres_cpu_pct", label + ", CPU of PostgreSQL, % of all cores", 0, ""),
                 new Row(phase + "_rabbitmq_cpu_pct", label + ", CPU of RabbitMQ, % of all cores", 0, ""),
                 new Row(phase + "_bench_cpu_pct", label + ", CPU of the benchmark (" + benchmarkDoes + "), % of all cores", 0, ""),
@@ -78,7 +81,7 @@ final class Report {
         StringBuilder text = new StringBuilder();
         text.append("# Hookfan benchmark, ").append(LocalDate.now()).append("\n\n")
                 .append("Command: `bench/run.sh --events ").append(options.events()).append(" --warmup ").append(options.warmup())
-                .append(" --runs ").append(options.runs())
+                .append(" --warmup-rounds ").append(options.warmupRounds()).append(" --runs ").append(options.runs())
                 .append(" --latency-rate ").append(options.latencyRate()).append(" --latency-seconds ").append(options.latencySeconds())
                 .append(" --raw-seconds ").append(options.rawSeconds()).append(" --queue-type ").append(options.queueType()).append("`\n\n")
                 .append("## Machine\n\n").append(machine).append("\n\n")
@@ -95,8 +98,11 @@ final class Report {
                 .append(" and queues, on a normal instance whose sender works meanwhile. The subscriber answers 200")
                 .append(" at once. The JVM is sized as the README's Kubernetes Deployment")
                 .append(" (512 MiB limit) sizes it: `").append(String.join(" ", Service.CONTAINER_JVM_OPTIONS)).append("`.")
-                .append(" Each run starts the service anew and sends ")
-                .append(options.warmup()).append(" warm-up events through the whole path before any figure is taken.\n\n")
+                .append(" Each instance is started anew and sends rounds of ").append(options.warmup())
+                .append(" warm-up events through the whole path, until its JIT compiler threads used less than ")
+                .append(String.format(Locale.ROOT, "%.0f", Benchmark.SETTLED_JIT_PCT))
+                .append(" % of all cores over a round (at most ").append(options.warmupRounds())
+                .append(" rounds), before any figure is taken.\n\n")
                 .append("## Results\n\n").append(headline(options, rawRates, runs)).append("\n")
                 .append("Raw broker runs (msg/s): ").append(rawRates).append("\n\n### Every run\n\n");
         List<String> keys = new ArrayList<>(runs.get(0).keySet());
