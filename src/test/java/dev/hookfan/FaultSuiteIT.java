@@ -203,7 +203,7 @@ class FaultSuiteIT {
         settle("subscriber answers 503 for 2 s", events.size(), 50, broker.count(Broker.DLQ), Duration.ofSeconds(60));
         assertTrue(Database.count("select count(*) from delivery_attempt where response_status = 503") > 0);
         List<List<Object>> gaps = Database.query("select min(extract(epoch from (b.started_at - a.started_at)) * 1000)"
-                + " from delivery_attempt a join delivery_attempt b on b.delivery_id = a.delivery_id"
+                + " from delivery_attempt_history a join delivery_attempt_history b on b.delivery_id = a.delivery_id"
                 + " and b.attempt_number = a.attempt_number + 1");
         double shortest = ((Number) gaps.get(0).get(0)).doubleValue();
         assertTrue(shortest >= 990, "retried after " + shortest + " ms, the schedule says 1 s");
@@ -370,7 +370,7 @@ class FaultSuiteIT {
                 Duration.ofSeconds(60));
         // The fast path sends within milliseconds; the sweep leaves a new delivery alone for sweep-grace (1 s).
         double soonest = ((Number) Database.query("select min(extract(epoch from (a.started_at - d.created_at)) * 1000)"
-                + " from delivery_attempt a join webhook_delivery d on d.id = a.delivery_id where d.organization_id = ?", org)
+                + " from delivery_attempt_history a join webhook_delivery d on d.id = a.delivery_id where d.organization_id = ?", org)
                 .get(0).get(0)).doubleValue();
         assertTrue(soonest >= 990, "a delivery was sent " + soonest + " ms after its commit: not by the sweep");
         assertEquals(0, broker.count(Broker.DLQ));
