@@ -34,7 +34,7 @@ class AttemptRecorder {
 
     private final Pool pool;
     private final DeliveryConfig config;
-    /** The common case, delivered with its attempt on the row + webhook healthy, in one statement shared by concurrent successes. */
+    /** The common case, a success, in one statement shared by concurrent successes (see {@link DeliveredRecords}). */
     private final DeliveredRecords delivered;
 
     AttemptRecorder(Pool pool, DeliveryConfig config) {
