@@ -192,13 +192,12 @@ public final class Benchmark {
      */
     private void warmUp(long pid, boolean sending, String prefix, Map<String, Double> figures) throws Exception {
         int rounds = 0;
-        double jit = Double.NaN;
         while (rounds < options.warmupRounds() && options.warmup() > 0) {
             CpuMeter cpu = CpuMeter.start(pid);
             warmUpRound(sending);
             Map<String, Double> round = new HashMap<>();
             cpu.stop("round", round);
-            jit = round.get("round_jit_cpu_pct");
+            double jit = round.get("round_jit_cpu_pct");
             rounds++;
             log("  warm-up round %d: %d events, not measured; JIT compiler threads %.1f %% of all cores", rounds,
                     options.warmup(), jit);
