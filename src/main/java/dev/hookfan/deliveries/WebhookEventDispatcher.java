@@ -42,6 +42,12 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
         return true;
     }
 
+    /** Its writes go straight to the reactive pool ({@link FanOutWriter}), never through a session. */
+    @Override
+    public boolean usesSession() {
+        return false;
+    }
+
     @Override
     public Uni<Void> handle(IntegrationEvent event) {
         DeliverySource source = new DeliverySource(event.organizationId(), event.type(),

@@ -8,12 +8,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import org.jboss.logging.Logger;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Runs every handler that takes an event, one after another: Hibernate Reactive keeps one session per
- * Vert.x context, so handlers must not run concurrently. One failure does not stop the others.
+ * Runs every handler that takes an event, all at once, except that those using Hibernate Reactive's session run one
+ * after another among themselves: it keeps one session per Vert.x context. One failure does not stop the others.
  */
 @ApplicationScoped
 public class IntegrationEventDispatcher {
@@ -39,9 +40,16 @@ public class IntegrationEventDispatcher {
             return Uni.createFrom().item(0);
         }
         List<HandlerFailure> failures = new CopyOnWriteArrayList<>();
-        return Multi.createFrom().iterable(takers)
-                .onItem().transformToUniAndConcatenate(handler -> run(handler, event, failures))
-                .collect().last()
+        List<Uni<?>> running = new ArrayList<>();
+        List<IntegrationEventHandler> sessionUsers = takers.stream().filter(IntegrationEventHandler::usesSession).toList();
+        if (!sessionUsers.isEmpty()) {
+            running.add(Multi.createFrom().iterable(sessionUsers)
+                    .onItem().transformToUniAndConcatenate(handler -> run(handler, event, failures))
+                    .collect().last());
+        }
+        // An event stays in hand, holding back the next, until its slowest handler is done, not until their sum.
+        takers.stream().filter(handler -> !handler.usesSession()).forEach(handler -> running.add(run(handler, event, failures)));
+        return Uni.combine().all().unis(running).discardItems()
                 .onItem().transformToUni(ignored -> failures.isEmpty()
                         ? Uni.createFrom().item(takers.size())
                         : Uni.createFrom().failure(new HandlersFailedException(event.type(),

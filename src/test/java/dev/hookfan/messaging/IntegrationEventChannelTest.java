@@ -5,6 +5,7 @@ import dev.hookfan.support.Broker;
 import dev.hookfan.support.TestHandlers.Call;
 import dev.hookfan.support.TestHandlers.FlakyHandler;
 import dev.hookfan.support.TestHandlers.HoldingHandler;
+import dev.hookfan.support.TestHandlers.MeetingHandler;
 import dev.hookfan.support.TestHandlers.SiblingHandler;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -126,6 +127,20 @@ class IntegrationEventChannelTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> calls(FlakyHandler.CALLS, messageId).size() == 2);
         // The sibling ran on the failed first attempt too, and again on the retry: it must tolerate that.
         await().atMost(Duration.ofSeconds(5)).until(() -> calls(SiblingHandler.CALLS, messageId).size() == 2);
+    }
+
+    @Test
+    void should_run_the_handlers_that_use_no_session_at_once_so_an_event_waits_for_the_slowest_not_the_sum() {
+        String messageId = Broker.newMessageId();
+        broker.publish("test.meet", messageId, Broker.event("test.meet", "org_channel", "{}"));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls(SiblingHandler.CALLS, messageId).size() == 1);
+        // One after another, the first of the two would have given up waiting and the message would have come back.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() ->
+                MeetingHandler.ARRIVED.getOrDefault(messageId, List.of()).size() == 2
+                        && calls(SiblingHandler.CALLS, messageId).size() == 1);
+        assertEquals(List.of("FirstMeetingHandler", "SecondMeetingHandler"),
+                MeetingHandler.ARRIVED.get(messageId).stream().sorted().toList());
     }
 
     @Test

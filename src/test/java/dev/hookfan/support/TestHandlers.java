@@ -9,8 +9,10 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -127,6 +129,59 @@ public final class TestHandlers {
         @Override
         public String name() {
             return "SiblingHandler";
+        }
+    }
+
+    /**
+     * Two handlers that use no session, for test.meet events: each completes only once both have started for the
+     * message, and fails after 2 s otherwise. Run one after another, the first fails and the message comes back.
+     */
+    public abstract static class MeetingHandler implements IntegrationEventHandler {
+
+        public static final Map<String, List<String>> ARRIVED = new ConcurrentHashMap<>();
+        private static final Map<String, CompletableFuture<Void>> MET = new ConcurrentHashMap<>();
+
+        @Inject
+        IntegrationEventContext context;
+
+        @Override
+        public boolean takes(String eventType) {
+            return "test.meet".equals(eventType);
+        }
+
+        @Override
+        public boolean usesSession() {
+            return false;
+        }
+
+        @Override
+        public Uni<Void> handle(IntegrationEvent event) {
+            String messageId = context.messageId().orElse("(none)");
+            List<String> arrived = ARRIVED.computeIfAbsent(messageId, id -> new CopyOnWriteArrayList<>());
+            CompletableFuture<Void> met = MET.computeIfAbsent(messageId, id -> new CompletableFuture<>());
+            arrived.add(name());
+            if (arrived.size() >= 2) {
+                met.complete(null);
+            }
+            return Uni.createFrom().completionStage(met).ifNoItem().after(Duration.ofSeconds(2)).fail();
+        }
+    }
+
+    @ApplicationScoped
+    public static class FirstMeetingHandler extends MeetingHandler {
+
+        @Override
+        public String name() {
+            return "FirstMeetingHandler";
+        }
+    }
+
+    @ApplicationScoped
+    public static class SecondMeetingHandler extends MeetingHandler {
+
+        @Override
+        public String name() {
+            return "SecondMeetingHandler";
         }
     }
 }
