@@ -49,9 +49,10 @@ public final class Benchmark {
     private final Receiver receiver;
     private final List<Map<String, Double>> runs = new ArrayList<>();
     private final StringBuilder statements = new StringBuilder();
+    private final StringBuilder phaseStatements = new StringBuilder();
 
     record Options(int events, int warmup, int warmupRounds, int runs, int latencyRate, int latencySeconds, int rawSeconds, String queueType,
-                   Path jar, Path results) {
+                   Path jar, Path results, boolean ingestAloneOnly) {
 
         static Options parse(String[] args) {
             Map<String, String> given = new LinkedHashMap<>();
@@ -67,7 +68,8 @@ public final class Benchmark {
                     Integer.parseInt(given.getOrDefault("raw-seconds", "20")),
                     given.getOrDefault("queue-type", "quorum"),
                     Path.of(given.getOrDefault("jar", "target/quarkus-app/quarkus-run.jar")),
-                    Path.of(given.getOrDefault("results", "bench/results")));
+                    Path.of(given.getOrDefault("results", "bench/results")),
+                    "ingest-alone".equals(given.getOrDefault("only", "all")));
         }
     }
 
@@ -104,8 +106,13 @@ public final class Benchmark {
         for (int run = 1; run <= options.runs(); run++) {
             runs.add(serviceRun(run, raw));
         }
+        if (options.ingestAloneOnly()) {
+            // A quick look while changing the service: no report, whose other figures this mode does not take.
+            log("Only ingest alone, no report written: raw %s msg/s, runs %s%n%s", rawRates, runs, phaseStatements);
+            return;
+        }
         Path report = options.results().resolve(LocalDate.now() + ".md");
-        Files.writeString(report, Report.markdown(options, machine(), messageSize, rawRates, runs, statements.toString()));
+        Files.writeString(report, Report.markdown(options, machine(), messageSize, rawRates, runs, phaseStatements.toString(), statements.toString()));
         log("Results: %s", report);
         System.out.println(Report.headline(options, rawRates, runs));
     }
@@ -134,11 +141,16 @@ public final class Benchmark {
             emptyAll();
             createWebhooks();
             warmUp(service.pid(), false, "ingest_alone", figures);
+            db.execute("select pg_stat_statements_reset()");
             CpuMeter cpu = CpuMeter.start(service.pid());
             ingest(ids, Clock.micros(), figures, "ingest_alone", false);
             cpu.stop("ingest_alone", figures);
+            phaseStatements("ingest_alone", "ingest alone", ids.length, "event", run, figures);
             // Its requests must not reach the next instance, which would start sending them before it is measured idle.
             emptyAll();
+        }
+        if (options.ingestAloneOnly()) {
+            return figures;
         }
         log("Run %d: starting the packaged service", run);
         try (Service service = Service.start(options.jar(), properties, raw.resolve("service-" + run + ".log"))) {
@@ -153,9 +165,11 @@ public final class Benchmark {
             ingest(ids, base, figures, "ingest", true);
             cpu.stop("ingest", figures);
             replay(ids, base, figures, run);
+            db.execute("select pg_stat_statements_reset()");
             cpu = CpuMeter.start(service.pid());
             sender(figures);
             cpu.stop("sender", figures);
+            phaseStatements("sender", "sender", options.events(), "delivery", run, figures);
             latency(figures);
             figures.put("peak_rss_mib", service.residentMiB("VmHWM"));
             long dead = publisher.count(DLQ);
@@ -280,7 +294,7 @@ public final class Benchmark {
         double replaySeconds = seconds(done - start);
         Thread.sleep(2000);
         List<Object[]> ran = db.query("select s.calls, s.query from pg_stat_statements s join pg_database d on d.oid = s.dbid"
-                + " where d.datname = current_database() and s.query not like '%pg_stat_statements%' order by s.calls desc");
+                + " where d.datname = current_database() and s.query not like '" + Database.MARK.trim() + "%' order by s.calls desc");
         Map<String, Long> byKind = new LinkedHashMap<>();
         statements.append("\nRun ").append(run).append(", replay of ").append(ids.length).append(" events, ")
                 .append(String.format(Locale.ROOT, "%.1f", replaySeconds)).append(" s:\n\n| calls | per event | statement |\n|---:|---:|---|\n");
@@ -301,6 +315,36 @@ public final class Benchmark {
         log("  replay: %.0f events/s; per event %.4f SELECT, %.4f INSERT/UPDATE/DELETE, %.4f BEGIN; %s new rows, %s POSTs",
                 ids.length / replaySeconds, figures.get("replay_selects_per_event"), figures.get("replay_writes_per_event"),
                 figures.get("replay_transactions_per_event"), figures.get("replay_new_rows"), figures.get("replay_posts"));
+    }
+
+    /**
+     * What PostgreSQL spent on a phase, statement by statement and per event or delivery (pg_stat_statements, reset
+     * before it): where the next gain must come from. Commits and their WAL flushes are not statements. Puts
+     * phase_pg_exec_us_per_unit and phase_wal_bytes_per_unit.
+     */
+    private void phaseStatements(String phase, String label, int units, String unit, int run, Map<String, Double> figures)
+            throws Exception {
+        List<Object[]> ran = db.query("select s.calls, s.total_exec_time, s.wal_bytes, s.wal_fpi, s.shared_blks_dirtied, s.query"
+                + " from pg_stat_statements s join pg_database d on d.oid = s.dbid where d.datname = current_database()"
+                + " and s.query not like '" + Database.MARK.trim() + "%' order by s.total_exec_time desc");
+        phaseStatements.append("\nRun ").append(run).append(", ").append(label).append(", ").append(units).append(' ').append(unit)
+                .append("s, per ").append(unit).append(":\n\n| calls | execution µs | WAL bytes | full-page images | blocks dirtied"
+                        + " | statement |\n|---:|---:|---:|---:|---:|---|\n");
+        double execMicros = 0;
+        double walBytes = 0;
+        for (Object[] row : ran) {
+            double exec = ((Number) row[1]).doubleValue() * 1000 / units;
+            double wal = ((Number) row[2]).doubleValue() / units;
+            execMicros += exec;
+            walBytes += wal;
+            String query = row[5].toString().replaceAll("\\s+", " ").trim();
+            phaseStatements.append(String.format(Locale.ROOT, "| %.4f | %.1f | %.0f | %.3f | %.3f | `%s` |%n",
+                    ((Number) row[0]).doubleValue() / units, exec, wal, ((Number) row[3]).doubleValue() / units,
+                    ((Number) row[4]).doubleValue() / units, query.length() > 160 ? query.substring(0, 160) + "…" : query));
+        }
+        figures.put(phase + "_pg_exec_us_per_" + unit, execMicros);
+        figures.put(phase + "_wal_bytes_per_" + unit, walBytes);
+        log("  %s: PostgreSQL statements %.0f µs and %.0f WAL bytes per %s", label, execMicros, walBytes, unit);
     }
 
     /** 5: the sender alone: pending deliveries whose delivery_requested messages are published at once. */

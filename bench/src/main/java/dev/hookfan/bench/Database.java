@@ -10,6 +10,9 @@ import java.util.List;
 /** The benchmark's own JDBC connection to the service's database: counts, resets and statement statistics. */
 final class Database implements AutoCloseable {
 
+    /** Marks the benchmark's own statements, so pg_stat_statements' figures can leave them out (comments are kept). */
+    static final String MARK = "/* bench */ ";
+
     private final Connection connection;
 
     Database(String url) throws Exception {
@@ -17,7 +20,7 @@ final class Database implements AutoCloseable {
     }
 
     long count(String sql) throws Exception {
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(MARK + sql)) {
             rows.next();
             return rows.getLong(1);
         }
@@ -25,7 +28,7 @@ final class Database implements AutoCloseable {
 
     List<Object[]> query(String sql) throws Exception {
         List<Object[]> result = new ArrayList<>();
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(MARK + sql)) {
             int columns = rows.getMetaData().getColumnCount();
             while (rows.next()) {
                 Object[] row = new Object[columns];
@@ -40,7 +43,7 @@ final class Database implements AutoCloseable {
 
     void execute(String sql) throws Exception {
         try (Statement statement = connection.createStatement()) {
-            statement.execute(sql);
+            statement.execute(MARK + sql);
         }
     }
 

@@ -18,7 +18,9 @@ final class Report {
             List.of(
                 new Row("ingest_alone_events_per_s", "ingest alone (ingest-only instance, nothing sends), events/s (publish → every delivery row written)", 0, "≥ 0.5 × raw"),
                 new Row("ingest_alone_deliveries_per_s", "ingest alone, delivery rows/s", 0, ""),
-                new Row("ingest_alone_warmup_events", "ingest alone, warm-up events before it (until the JIT settled)", 0, "")),
+                new Row("ingest_alone_warmup_events", "ingest alone, warm-up events before it (until the JIT settled)", 0, ""),
+                new Row("ingest_alone_pg_exec_us_per_event", "ingest alone, PostgreSQL statement execution per event, µs", 0, ""),
+                new Row("ingest_alone_wal_bytes_per_event", "ingest alone, WAL written by statements per event, bytes", 0, "")),
             cpuRows("ingest_alone", "ingest alone", "publisher"),
             List.of(
                 new Row("ingest_events_per_s", "ingest with the sender working, events/s (publish → every delivery row written)", 0, ""),
@@ -34,7 +36,9 @@ final class Report {
                 new Row("replay_transactions_per_event", "replay, BEGIN per event", 4, ""),
                 new Row("replay_new_rows", "replay, new delivery rows", 0, "0"),
                 new Row("replay_posts", "replay, POSTs (publishes of delivery_requested lead to these)", 0, "0"),
-                new Row("sender_deliveries_per_s", "sender alone, signed deliveries/s", 0, "≥ 5,000")),
+                new Row("sender_deliveries_per_s", "sender alone, signed deliveries/s", 0, "≥ 5,000"),
+                new Row("sender_pg_exec_us_per_delivery", "sender, PostgreSQL statement execution per delivery, µs", 0, ""),
+                new Row("sender_wal_bytes_per_delivery", "sender, WAL written by statements per delivery, bytes", 0, "")),
             cpuRows("sender", "sender", "publisher, subscriber"),
             List.of(
                 new Row("latency_offered_events_per_s", "latency phase, offered events/s", 0, "1,000"),
@@ -77,7 +81,7 @@ final class Report {
     }
 
     static String markdown(Benchmark.Options options, String machine, int messageSize, List<Double> rawRates,
-                           List<Map<String, Double>> runs, String statements) {
+                           List<Map<String, Double>> runs, String phaseStatements, String statements) {
         StringBuilder text = new StringBuilder();
         text.append("# Hookfan benchmark, ").append(LocalDate.now()).append("\n\n")
                 .append("Command: `bench/run.sh --events ").append(options.events()).append(" --warmup ").append(options.warmup())
@@ -118,6 +122,7 @@ final class Report {
             }
             text.append("\n");
         }
+        text.append("\n## Statements during ingest alone and the sender phase (pg_stat_statements)\n").append(phaseStatements);
         text.append("\n## Statements during the replays (pg_stat_statements)\n").append(statements);
         return text.toString();
     }
