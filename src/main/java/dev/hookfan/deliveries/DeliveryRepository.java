@@ -19,13 +19,17 @@ import java.util.List;
 public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery, String> {
 
     private static final String EXISTING_IDS = "select id from webhook_delivery where id = any($1)";
-    private static final String INSERT_IF_ABSENT = "insert into webhook_delivery (id, webhook_id, payload, organization_id,"
-            + " message_id, event_type, traceparent, status, attempts, next_attempt_at, created_at)"
+    /** The rows, and one sweep row naming those inserted (V8): no next_attempt_at, so no entry in the due index. */
+    private static final String INSERT_IF_ABSENT = "with inserted as (insert into webhook_delivery (id, webhook_id, payload,"
+            + " organization_id, message_id, event_type, traceparent, status, attempts, created_at)"
             + " select t.id, t.webhook_id, t.payload, t.organization_id, t.message_id, t.event_type, t.traceparent,"
-            + " 'pending', 0, $8, $9"
+            + " 'pending', 0, $9"
             + " from unnest($1::varchar[], $2::varchar[], $3::text[], $4::varchar[], $5::varchar[], $6::varchar[],"
             + " $7::varchar[]) as t(id, webhook_id, payload, organization_id, message_id, event_type, traceparent)"
-            + " on conflict (id) do nothing returning id";
+            + " on conflict (id) do nothing returning id),"
+            + " swept as (insert into delivery_sweep (delivery_ids, due_at) select array_agg(id), $8 from inserted"
+            + " having count(*) > 0)"
+            + " select id from inserted";
     private static final String ATTEMPTS = "select attempt_number, started_at, duration_ms, response_status, response_body,"
             + " error from delivery_attempt_history where delivery_id = $1 order by attempt_number";
 
@@ -69,7 +73,7 @@ public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery
         for (String[] column : columns) {
             arguments.addArrayOfString(column);
         }
-        // Fresh rows belong to the fast path; the poller takes them only after the grace.
+        // Fresh rows belong to the fast path; the poller makes them due only after the grace (LostRequestSweep).
         arguments.addOffsetDateTime(now.plus(sweepGrace).atOffset(ZoneOffset.UTC)).addOffsetDateTime(now.atOffset(ZoneOffset.UTC));
         return pool.preparedQuery(INSERT_IF_ABSENT).execute(arguments).map(DeliveryRepository::ids);
     }

@@ -69,20 +69,22 @@ public class DeliverySender {
     private final NextAttempt nextAttempt;
     private final SendPermits permits;
     private final AttemptRecorder recorder;
+    private final LostRequestSweep sweep;
     private final MeterRegistry metrics;
     private final Timer sendLatency;
     private final String userAgent;
     private final long leaseMillis;
     private final GroupCommit<List<String>, List<ClaimedDelivery>> claims;
 
-    DeliverySender(Pool pool, Vertx vertx, DeliveryConfig config, AttemptRecorder recorder, MeterRegistry metrics,
-                   WebhookTargets targets, dev.hookfan.webhooks.SecretCipher cipher,
+    DeliverySender(Pool pool, Vertx vertx, DeliveryConfig config, AttemptRecorder recorder, LostRequestSweep sweep,
+                   MeterRegistry metrics, WebhookTargets targets, dev.hookfan.webhooks.SecretCipher cipher,
                    @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.pool = pool;
         this.targets = targets;
         this.cipher = cipher;
         this.config = config;
         this.recorder = recorder;
+        this.sweep = sweep;
         this.metrics = metrics;
         this.nextAttempt = new NextAttempt(config);
         this.permits = new SendPermits(config.maxInFlight(), config.maxInFlightPerWebhook());
@@ -181,7 +183,9 @@ public class DeliverySender {
         if (room == 0) {
             return Uni.createFrom().voidItem();
         }
-        return claimDue(room)
+        // Rows of fan-outs whose request was lost become due first, so this same poll can claim them.
+        return sweep.makeDue(config.pollBatchSize())
+                .chain(() -> claimDue(room))
                 .invoke(claimed -> claimed.forEach(this::startWithPermit))
                 .onFailure().invoke(failure -> LOG.warnf("Poller could not claim due deliveries: %s", failure.toString()))
                 .onFailure().recoverWithNull()

@@ -253,6 +253,28 @@ class DeliverySenderTest {
     }
 
     @Test
+    void should_send_the_deliveries_of_a_due_sweep_row_whose_request_never_came_and_only_then() {
+        String webhookId = webhook("/lost")[0];
+        List<String> ids = IntStream.range(0, 3).mapToObj(i -> UUID.randomUUID().toString().replace("-", "")).toList();
+        for (String id : ids) {
+            // As the fan-out writes them: no next attempt, so only the request or the sweep row can get them sent.
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
+                    + " attempts, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0, now())", id, webhookId, ORG);
+        }
+        String array = "{" + String.join(",", ids) + "}";
+        Database.update("insert into delivery_sweep (delivery_ids, due_at) values (?::varchar[], now() + interval '1 hour')", array);
+
+        // Three polls pass: a sweep row that is not due leaves its deliveries alone.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> receiver.requests("/lost").isEmpty());
+        Database.update("update delivery_sweep set due_at = now()");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> ids.stream().allMatch(id -> "delivered".equals(status(id))));
+        assertEquals(Set.copyOf(ids), Set.copyOf(receiver.requests("/lost").stream().map(r -> r.header("webhook-id")).toList()));
+        assertEquals(3, receiver.requests("/lost").size());
+        assertEquals(0, Database.count("select count(*) from delivery_sweep"));
+    }
+
+    @Test
     void should_send_each_attempt_once_when_claims_race() {
         String[] webhook = webhook("/race");
         List<String> ids = IntStream.range(0, 40).mapToObj(i -> UUID.randomUUID().toString().replace("-", "")).toList();

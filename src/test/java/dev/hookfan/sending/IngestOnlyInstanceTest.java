@@ -51,7 +51,7 @@ class IngestOnlyInstanceTest {
     }
 
     @Test
-    void should_write_deliveries_and_queue_their_requests_but_send_nothing_when_sending_is_disabled() {
+    void should_write_deliveries_with_their_sweep_row_and_queue_their_requests_but_send_nothing_when_sending_is_disabled() {
         given().contentType(ContentType.JSON).body("{\"url\":\"" + receiver.url("/ingest-only") + "\",\"eventTypes\":[\"*\"]}")
                 .post("/organizations/{org}/webhooks", ORG).then().statusCode(201);
         broker.publish("organization.member_removed", Broker.newMessageId(),
@@ -65,5 +65,9 @@ class IngestOnlyInstanceTest {
                 .until(() -> receiver.requests("/ingest-only").isEmpty() && broker.count(Broker.DELIVERIES) == 1);
         assertEquals(1, Database.count("select count(*) from webhook_delivery where organization_id = ? and status = 'pending'"
                 + " and attempts = 0 and lease_until is null", ORG));
+        // A fresh row is not in the due index: its fan-out's one sweep row is what a sending instance's poller sweeps.
+        assertEquals(1, Database.count("select count(*) from webhook_delivery d join delivery_sweep s on d.id = any(s.delivery_ids)"
+                + " where d.organization_id = ? and d.next_attempt_at is null", ORG));
+        assertEquals(1, Database.count("select count(*) from delivery_sweep"));
     }
 }

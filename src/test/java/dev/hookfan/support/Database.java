@@ -27,7 +27,8 @@ public final class Database {
     public static void reset() {
         for (int attempt = 1; ; attempt++) {
             try {
-                update("truncate webhook, webhook_secret, webhook_delivery, delivery_attempt, audit_entry, organization_entitlements");
+                update("truncate webhook, webhook_secret, webhook_delivery, delivery_attempt, delivery_sweep, audit_entry,"
+                        + " organization_entitlements");
                 return;
             } catch (IllegalStateException e) {
                 if (attempt == 5) {

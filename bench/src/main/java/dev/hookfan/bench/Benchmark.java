@@ -350,11 +350,14 @@ public final class Benchmark {
     /** 5: the sender alone: pending deliveries whose delivery_requested messages are published at once. */
     private void sender(Map<String, Double> figures) throws Exception {
         int count = options.events();
-        // Pending again with nothing attempted, due after the default sweep grace as fresh rows are: the fast path
-        // sends them as send permits free up, and the poller sweeps only what a lost request left, as in production.
+        // Pending again with nothing attempted, as fresh rows are: no next attempt, and a sweep row due after the
+        // default sweep grace (V8). The fast path sends them as send permits free up, and the poller sweeps only what a
+        // lost request left, as in production.
         db.execute("create temporary table bench_resend as select id from webhook_delivery order by id limit " + count);
         db.execute("update webhook_delivery set status = 'pending', attempts = 0, lease_until = null, delivered_at = null,"
-                + " next_attempt_at = now() + interval '5 seconds' where id in (select id from bench_resend)");
+                + " next_attempt_at = null where id in (select id from bench_resend)");
+        db.execute("insert into delivery_sweep (delivery_ids, due_at) select array_agg(id), now() + interval '5 seconds'"
+                + " from bench_resend");
         // After the update: reopening a delivered row moves its success into delivery_attempt (V7's trigger).
         db.execute("delete from delivery_attempt where delivery_id in (select id from bench_resend)");
         List<Object[]> resend = db.query("select id from bench_resend");

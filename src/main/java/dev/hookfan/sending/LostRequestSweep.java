@@ -1,0 +1,32 @@
+package dev.hookfan.sending;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * The fast path's safety net. Every fan-out writes one sweep row naming its deliveries (V8), due after
+ * hookfan.delivery.sweep-grace. Once due, this deletes it and makes those of its deliveries that are still pending
+ * and have no next attempt due now, so the poller sends them: their request message was lost, or its sender
+ * crashed (a live lease still keeps them from a second send). Until then a fresh delivery is not in the due index.
+ */
+@ApplicationScoped
+class LostRequestSweep {
+
+    private static final String SWEEP = "with swept as (delete from delivery_sweep where id in (select id from delivery_sweep"
+            + " where due_at <= now() order by due_at limit $1 for update skip locked) returning delivery_ids)"
+            + " update webhook_delivery d set next_attempt_at = now() where d.id in (select unnest(delivery_ids) from swept)"
+            + " and d.status = 'pending' and d.next_attempt_at is null";
+
+    private final Pool pool;
+
+    LostRequestSweep(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Deletes up to this many due sweep rows and makes their unsent deliveries due, in one statement. */
+    Uni<Integer> makeDue(int sweepRows) {
+        return pool.preparedQuery(SWEEP).execute(Tuple.of(sweepRows)).map(rows -> rows.rowCount());
+    }
+}
