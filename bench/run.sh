@@ -16,6 +16,11 @@ if [ "$(psql_admin "show autovacuum")" != "on" ]; then
   psql_admin "alter system set autovacuum = on"
   psql_admin "select pg_reload_conf()" >/dev/null
 fi
+# The statement tables report planning time beside execution time (plan_cache_mode=force_custom_plan plans every one).
+if [ "$(psql_admin "show pg_stat_statements.track_planning")" != "on" ]; then
+  psql_admin "alter system set pg_stat_statements.track_planning = on"
+  psql_admin "select pg_reload_conf()" >/dev/null
+fi
 if [ "$(psql_admin "select 1 from pg_database where datname = 'hookfan_bench'")" != "1" ]; then
   psql_admin "create database hookfan_bench"
 fi

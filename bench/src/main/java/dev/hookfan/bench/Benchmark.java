@@ -319,32 +319,39 @@ public final class Benchmark {
 
     /**
      * What PostgreSQL spent on a phase, statement by statement and per event or delivery (pg_stat_statements, reset
-     * before it): where the next gain must come from. Commits and their WAL flushes are not statements. Puts
-     * phase_pg_exec_us_per_unit and phase_wal_bytes_per_unit.
+     * before it; planning is tracked, bench/run.sh turns that on): where the next gain must come from. Commits and their
+     * WAL flushes are not statements. Puts phase_pg_plan_us_per_unit, phase_pg_exec_us_per_unit and
+     * phase_wal_bytes_per_unit.
      */
     private void phaseStatements(String phase, String label, int units, String unit, int run, Map<String, Double> figures)
             throws Exception {
-        List<Object[]> ran = db.query("select s.calls, s.total_exec_time, s.wal_bytes, s.wal_fpi, s.shared_blks_dirtied, s.query"
+        List<Object[]> ran = db.query("select s.calls, s.total_exec_time, s.wal_bytes, s.wal_fpi, s.shared_blks_dirtied, s.query,"
+                + " s.total_plan_time"
                 + " from pg_stat_statements s join pg_database d on d.oid = s.dbid where d.datname = current_database()"
                 + " and s.query not like '" + Database.MARK.trim() + "%' order by s.total_exec_time desc");
         phaseStatements.append("\nRun ").append(run).append(", ").append(label).append(", ").append(units).append(' ').append(unit)
-                .append("s, per ").append(unit).append(":\n\n| calls | execution µs | WAL bytes | full-page images | blocks dirtied"
-                        + " | statement |\n|---:|---:|---:|---:|---:|---|\n");
+                .append("s, per ").append(unit).append(":\n\n| calls | planning µs | execution µs | WAL bytes | full-page images"
+                        + " | blocks dirtied | statement |\n|---:|---:|---:|---:|---:|---:|---|\n");
+        double planMicros = 0;
         double execMicros = 0;
         double walBytes = 0;
         for (Object[] row : ran) {
+            double plan = ((Number) row[6]).doubleValue() * 1000 / units;
             double exec = ((Number) row[1]).doubleValue() * 1000 / units;
             double wal = ((Number) row[2]).doubleValue() / units;
+            planMicros += plan;
             execMicros += exec;
             walBytes += wal;
             String query = row[5].toString().replaceAll("\\s+", " ").trim();
-            phaseStatements.append(String.format(Locale.ROOT, "| %.4f | %.1f | %.0f | %.3f | %.3f | `%s` |%n",
-                    ((Number) row[0]).doubleValue() / units, exec, wal, ((Number) row[3]).doubleValue() / units,
+            phaseStatements.append(String.format(Locale.ROOT, "| %.4f | %.1f | %.1f | %.0f | %.3f | %.3f | `%s` |%n",
+                    ((Number) row[0]).doubleValue() / units, plan, exec, wal, ((Number) row[3]).doubleValue() / units,
                     ((Number) row[4]).doubleValue() / units, query.length() > 160 ? query.substring(0, 160) + "…" : query));
         }
+        figures.put(phase + "_pg_plan_us_per_" + unit, planMicros);
         figures.put(phase + "_pg_exec_us_per_" + unit, execMicros);
         figures.put(phase + "_wal_bytes_per_" + unit, walBytes);
-        log("  %s: PostgreSQL statements %.0f µs and %.0f WAL bytes per %s", label, execMicros, walBytes, unit);
+        log("  %s: PostgreSQL statements planned in %.0f µs, run in %.0f µs, %.0f WAL bytes per %s", label, planMicros,
+                execMicros, walBytes, unit);
     }
 
     /** 5: the sender alone: pending deliveries whose delivery_requested messages are published at once. */
