@@ -167,9 +167,10 @@ public final class Benchmark {
             replay(ids, base, figures, run);
             db.execute("select pg_stat_statements_reset()");
             cpu = CpuMeter.start(service.pid());
-            sender(figures);
+            long[] updatesBefore = sender(figures);
             cpu.stop("sender", figures);
             phaseStatements("sender", "sender", options.events(), "delivery", run, figures);
+            heapOnlyUpdates(updatesBefore, figures);
             latency(figures);
             figures.put("peak_rss_mib", service.residentMiB("VmHWM"));
             long dead = publisher.count(DLQ);
@@ -354,8 +355,11 @@ public final class Benchmark {
                 execMicros, walBytes, unit);
     }
 
-    /** 5: the sender alone: pending deliveries whose delivery_requested messages are published at once. */
-    private void sender(Map<String, Double> figures) throws Exception {
+    /**
+     * 5: the sender alone: pending deliveries whose delivery_requested messages are published at once. Returns the
+     * delivery row updates before it, for {@link #heapOnlyUpdates}.
+     */
+    private long[] sender(Map<String, Double> figures) throws Exception {
         int count = options.events();
         // Pending again with nothing attempted, as fresh rows are: no next attempt, and a sweep row due after the
         // default sweep grace (V8). The fast path sends them as send permits free up, and the poller sweeps only what a
@@ -369,6 +373,7 @@ public final class Benchmark {
         db.execute("delete from delivery_attempt where delivery_id in (select id from bench_resend)");
         List<Object[]> resend = db.query("select id from bench_resend");
         db.execute("drop table bench_resend");
+        long[] updatesBefore = deliveryUpdates();
         long postsBefore = receiver.posts();
         log("  sender: %d delivery requests", count);
         long startMicros = Clock.micros();
@@ -386,6 +391,25 @@ public final class Benchmark {
                 db.count("select count(*) from webhook_delivery"));
         figures.put("sender_deliveries_per_s", count / seconds);
         log("  sender: %.0f deliveries/s, signed", count / seconds);
+        return updatesBefore;
+    }
+
+    /** After the sender phase and its CPU figures: how many of its delivery row updates were heap-only. */
+    private void heapOnlyUpdates(long[] updatesBefore, Map<String, Double> figures) throws Exception {
+        // An idle backend reports its table statistics within 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL).
+        Thread.sleep(11_000);
+        long[] updatesAfter = deliveryUpdates();
+        double heapOnly = 100.0 * (updatesAfter[1] - updatesBefore[1]) / Math.max(1, updatesAfter[0] - updatesBefore[0]);
+        figures.put("sender_heap_only_updates_pct", heapOnly);
+        log("  sender: %d delivery row updates, %.1f %% of them heap-only", updatesAfter[0] - updatesBefore[0], heapOnly);
+    }
+
+    /** Updates of delivery rows so far, and how many of them were heap-only (no new index entries): {all, heap-only}. */
+    private long[] deliveryUpdates() throws Exception {
+        // Our own backend's pending statistics first, so the set-up's updates are not counted as the sender's.
+        db.query("select pg_stat_force_next_flush()");
+        Object[] row = db.query("select n_tup_upd, n_tup_hot_upd from pg_stat_user_tables where relname = 'webhook_delivery'").get(0);
+        return new long[]{((Number) row[0]).longValue(), ((Number) row[1]).longValue()};
     }
 
     /** 4: a fixed offered rate; publish→row written and publish→POST received, per delivery. */

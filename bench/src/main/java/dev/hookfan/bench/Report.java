@@ -38,6 +38,7 @@ final class Report {
                 new Row("replay_new_rows", "replay, new delivery rows", 0, "0"),
                 new Row("replay_posts", "replay, POSTs (publishes of delivery_requested lead to these)", 0, "0"),
                 new Row("sender_deliveries_per_s", "sender alone, signed deliveries/s", 0, "≥ 5,000"),
+                new Row("sender_heap_only_updates_pct", "sender, delivery row updates that were heap-only (no index entries), %", 0, ""),
                 new Row("sender_pg_plan_us_per_delivery", "sender, PostgreSQL statement planning per delivery, µs", 0, ""),
                 new Row("sender_pg_exec_us_per_delivery", "sender, PostgreSQL statement execution per delivery, µs", 0, ""),
                 new Row("sender_wal_bytes_per_delivery", "sender, WAL written by statements per delivery, bytes", 0, "")),
