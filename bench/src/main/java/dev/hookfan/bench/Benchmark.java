@@ -171,7 +171,9 @@ public final class Benchmark {
             cpu.stop("sender", figures);
             phaseStatements("sender", "sender", options.events(), "delivery", run, figures);
             heapOnlyUpdates(updatesBefore, figures);
+            db.execute("select pg_stat_statements_reset()");
             latency(figures);
+            phaseStatements("latency", "latency phase", options.latencyRate() * options.latencySeconds(), "event", run, figures);
             figures.put("peak_rss_mib", service.residentMiB("VmHWM"));
             long dead = publisher.count(DLQ);
             if (dead != 0) {

@@ -125,7 +125,7 @@ final class Report {
             }
             text.append("\n");
         }
-        text.append("\n## Statements during ingest alone and the sender phase (pg_stat_statements)\n").append(phaseStatements);
+        text.append("\n## Statements during ingest alone, the sender phase and the latency phase (pg_stat_statements)\n").append(phaseStatements);
         text.append("\n## Statements during the replays (pg_stat_statements)\n").append(statements);
         return text.toString();
     }
