@@ -43,14 +43,18 @@ class DeliveredRecordsTest {
         Database.update("drop function if exists delivered_fault()");
     }
 
-    /** Pending rows, as the fan-out writes them; the sender is kept off them by a lease far in the future. */
+    /**
+     * Pending rows, as the fan-out writes them (no next attempt, V8); the sender is kept off them by a lease far in the
+     * future. With a next attempt they would be due, and their webhook exists nowhere: the backlog's orphan clean-up,
+     * every 15 s, cancelled them once mid-test.
+     */
     static List<ClaimedDelivery> pending(int count) {
         List<ClaimedDelivery> claimed = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String id = String.format("d%031d", i);
             Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
-                    + " attempts, next_attempt_at, lease_until, created_at) values (?, ?, 'org_records', 'test.event', '{}',"
-                    + " 'pending', 0, now(), now() + interval '1 hour', now())", id, WEBHOOK);
+                    + " attempts, lease_until, created_at) values (?, ?, 'org_records', 'test.event', '{}',"
+                    + " 'pending', 0, now() + interval '1 hour', now())", id, WEBHOOK);
             claimed.add(new ClaimedDelivery(id, WEBHOOK, "org_records", null, "test.event", "{}", null, 1,
                     "http://127.0.0.1/", List.of()));
         }
