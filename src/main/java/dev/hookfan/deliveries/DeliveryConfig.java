@@ -32,7 +32,7 @@ public interface DeliveryConfig {
     @WithDefault("1S")
     Duration pollInterval();
 
-    /** How many due deliveries the poller claims at once. */
+    /** How many due deliveries the poller claims at once, and how many due sweep rows (one per fan-out) it sweeps. */
     @WithDefault("100")
     int pollBatchSize();
 
