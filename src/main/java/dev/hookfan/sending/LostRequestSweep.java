@@ -26,7 +26,7 @@ class LostRequestSweep {
     }
 
     /** Deletes up to this many due sweep rows and makes their unsent deliveries due, in one statement. */
-    Uni<Integer> makeDue(int sweepRows) {
-        return pool.preparedQuery(SWEEP).execute(Tuple.of(sweepRows)).map(rows -> rows.rowCount());
+    Uni<Void> makeDue(int sweepRows) {
+        return pool.preparedQuery(SWEEP).execute(Tuple.of(sweepRows)).replaceWithVoid();
     }
 }
