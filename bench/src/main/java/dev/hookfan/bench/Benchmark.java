@@ -165,6 +165,8 @@ public final class Benchmark {
             ingest(ids, base, figures, "ingest", true);
             cpu.stop("ingest", figures);
             replay(ids, base, figures, run);
+            // What the phases before updated must be reported before the sender phase's heap-only share is read.
+            awaitStatisticsReported();
             db.execute("select pg_stat_statements_reset()");
             cpu = CpuMeter.start(service.pid());
             long[] updatesBefore = sender(figures);
@@ -296,8 +298,7 @@ public final class Benchmark {
         long done = waitUntil(() -> (long) (metricOrZero("hookfan_events_consumed_total") - consumedBefore), ids.length);
         double replaySeconds = seconds(done - start);
         Thread.sleep(2000);
-        List<Object[]> ran = db.query("select s.calls, s.query from pg_stat_statements s join pg_database d on d.oid = s.dbid"
-                + " where d.datname = current_database() and s.query not like '" + Database.MARK.trim() + "%' order by s.calls desc");
+        List<Object[]> ran = serviceStatements("s.calls, s.query", "s.calls");
         Map<String, Long> byKind = new LinkedHashMap<>();
         statements.append("\nRun ").append(run).append(", replay of ").append(ids.length).append(" events, ")
                 .append(String.format(Locale.ROOT, "%.1f", replaySeconds)).append(" s:\n\n| calls | per event | statement |\n|---:|---:|---|\n");
@@ -328,10 +329,8 @@ public final class Benchmark {
      */
     private void phaseStatements(String phase, String label, int units, String unit, int run, Map<String, Double> figures)
             throws Exception {
-        List<Object[]> ran = db.query("select s.calls, s.total_exec_time, s.wal_bytes, s.wal_fpi, s.shared_blks_dirtied, s.query,"
-                + " s.total_plan_time"
-                + " from pg_stat_statements s join pg_database d on d.oid = s.dbid where d.datname = current_database()"
-                + " and s.query not like '" + Database.MARK.trim() + "%' order by s.total_exec_time desc");
+        List<Object[]> ran = serviceStatements("s.calls, s.total_exec_time, s.wal_bytes, s.wal_fpi, s.shared_blks_dirtied,"
+                + " s.query, s.total_plan_time", "s.total_exec_time");
         phaseStatements.append("\nRun ").append(run).append(", ").append(label).append(", ").append(units).append(' ').append(unit)
                 .append("s, per ").append(unit).append(":\n\n| calls | planning µs | execution µs | WAL bytes | full-page images"
                         + " | blocks dirtied | statement |\n|---:|---:|---:|---:|---:|---:|---|\n");
@@ -396,14 +395,25 @@ public final class Benchmark {
         return updatesBefore;
     }
 
+    /** These columns of every statement the service ran in its database since the last reset, most first by orderBy. */
+    private List<Object[]> serviceStatements(String columns, String orderBy) throws Exception {
+        return db.query("select " + columns + " from pg_stat_statements s join pg_database d on d.oid = s.dbid"
+                + " where d.datname = current_database() and s.query not like '" + Database.MARK.trim() + "%'"
+                + " order by " + orderBy + " desc");
+    }
+
     /** After the sender phase and its CPU figures: how many of its delivery row updates were heap-only. */
     private void heapOnlyUpdates(long[] updatesBefore, Map<String, Double> figures) throws Exception {
-        // An idle backend reports its table statistics within 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL).
-        Thread.sleep(11_000);
+        awaitStatisticsReported();
         long[] updatesAfter = deliveryUpdates();
         double heapOnly = 100.0 * (updatesAfter[1] - updatesBefore[1]) / Math.max(1, updatesAfter[0] - updatesBefore[0]);
         figures.put("sender_heap_only_updates_pct", heapOnly);
         log("  sender: %d delivery row updates, %.1f %% of them heap-only", updatesAfter[0] - updatesBefore[0], heapOnly);
+    }
+
+    /** An idle backend reports its table statistics within 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL). */
+    private static void awaitStatisticsReported() throws InterruptedException {
+        Thread.sleep(11_000);
     }
 
     /** Updates of delivery rows so far, and how many of them were heap-only (no new index entries): {all, heap-only}. */
