@@ -3,7 +3,7 @@ package dev.hookfan.deliveries;
 import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.events.IntegrationEventContext;
 import dev.hookfan.events.IntegrationEventHandler;
-import dev.hookfan.webhooks.Subscriptions;
+import dev.hookfan.webhooks.WebhookDirectory;
 import dev.hookfan.webhooks.Webhook;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,16 +20,16 @@ import java.util.List;
 @ApplicationScoped
 public class WebhookEventDispatcher implements IntegrationEventHandler {
 
-    private final Subscriptions subscriptions;
+    private final WebhookDirectory directory;
     private final FanOutWriter writer;
     private final DeliveryPayloads payloads;
     private final IntegrationEventContext context;
     private final Counter created;
     private final Counter deduplicated;
 
-    WebhookEventDispatcher(Subscriptions subscriptions, FanOutWriter writer, DeliveryPayloads payloads,
+    WebhookEventDispatcher(WebhookDirectory directory, FanOutWriter writer, DeliveryPayloads payloads,
                            IntegrationEventContext context, MeterRegistry metrics) {
-        this.subscriptions = subscriptions;
+        this.directory = directory;
         this.writer = writer;
         this.payloads = payloads;
         this.context = context;
@@ -52,7 +52,7 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
     public Uni<Void> handle(IntegrationEvent event) {
         DeliverySource source = new DeliverySource(event.organizationId(), event.type(),
                 context.messageId().orElse(null), context.traceparent().orElse(null));
-        return subscriptions.webhookIds(event.organizationId(), event.type())
+        return directory.webhookIds(event.organizationId(), event.type())
                 .chain(subscribed -> write(subscribed, event, source))
                 .replaceWithVoid();
     }

@@ -2,6 +2,8 @@ package dev.hookfan.sending;
 
 import dev.hookfan.batching.GroupCommit;
 import dev.hookfan.deliveries.DeliveryConfig;
+import dev.hookfan.webhooks.WebhookDirectory;
+import dev.hookfan.webhooks.WebhookEndpoint;
 import dev.hookfan.webhooks.WebhookTargets;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -45,12 +47,14 @@ public class DeliverySender {
 
     private static final Logger LOG = Logger.getLogger(DeliverySender.class);
 
+    /** Whether the webhook is enabled, and where and how to send, come from the directory: no join, no subquery. */
     static final String CLAIM_SOME = "update webhook_delivery d set lease_until = now() + $2 * interval '1 millisecond'"
-            + " from webhook w where d.id = any($1) and w.id = d.webhook_id and w.enabled and d.status = 'pending'"
+            + " where d.id = any($1) and d.status = 'pending'"
             + " and (d.attempts = 0 or d.next_attempt_at <= now()) and (d.lease_until is null or d.lease_until < now())"
             + " returning " + ClaimedDelivery.COLUMNS;
+    /** A disabled webhook's deliveries wait: the poller would otherwise claim and release them on every poll. */
     private static final String CLAIM_DUE = "update webhook_delivery d set lease_until = now() + $2 * interval '1 millisecond'"
-            + " from webhook w where w.id = d.webhook_id and d.id in (select c.id from webhook_delivery c"
+            + " where d.id in (select c.id from webhook_delivery c"
             + " join webhook cw on cw.id = c.webhook_id and cw.enabled"
             + " where c.status = 'pending' and c.next_attempt_at <= now() and (c.lease_until is null or c.lease_until < now())"
             + " order by c.next_attempt_at limit $1 for update of c skip locked)"
@@ -63,6 +67,7 @@ public class DeliverySender {
 
     private final Pool pool;
     private final WebhookTargets targets;
+    private final WebhookDirectory directory;
     private final dev.hookfan.webhooks.SecretCipher cipher;
     private final WebClient client;
     private final DeliveryConfig config;
@@ -77,10 +82,12 @@ public class DeliverySender {
     private final GroupCommit<List<String>, List<ClaimedDelivery>> claims;
 
     DeliverySender(Pool pool, Vertx vertx, DeliveryConfig config, AttemptRecorder recorder, LostRequestSweep sweep,
-                   MeterRegistry metrics, WebhookTargets targets, dev.hookfan.webhooks.SecretCipher cipher,
+                   MeterRegistry metrics, WebhookTargets targets, WebhookDirectory directory,
+                   dev.hookfan.webhooks.SecretCipher cipher,
                    @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.pool = pool;
         this.targets = targets;
+        this.directory = directory;
         this.cipher = cipher;
         this.config = config;
         this.recorder = recorder;
@@ -211,24 +218,26 @@ public class DeliverySender {
             release(claimed);
             return;
         }
-        Uni.createFrom().deferred(() -> attempt(claimed))
-                .chain(outcome -> recorder.record(claimed, outcome, nextAttempt))
+        Uni.createFrom().deferred(() -> directory.endpoint(claimed.organizationId(), claimed.webhookId()))
+                .chain(endpoint -> endpoint == null
+                        ? releaseNow(claimed)
+                        : attempt(claimed, endpoint).chain(outcome -> recorder.record(claimed, outcome, nextAttempt)))
                 .eventually(() -> {
                     permits.release(claimed.webhookId());
                     permits.release();
                 })
                 .subscribe().with(
                         ignored -> { },
-                        failure -> LOG.errorf("Delivery %s: attempt %d could not be recorded, its lease will expire: %s",
+                        failure -> LOG.errorf("Delivery %s: attempt %d could not be made or recorded, its lease will expire: %s",
                                 claimed.id(), claimed.attemptNumber(), failure.toString()));
     }
 
-    private Uni<AttemptOutcome> attempt(ClaimedDelivery claimed) {
+    private Uni<AttemptOutcome> attempt(ClaimedDelivery claimed, WebhookEndpoint endpoint) {
         // Vetted again at every send, and the vetted address is the one connected to: DNS cannot rebind in between.
         Instant started = Instant.now();
-        return Uni.createFrom().deferred(() -> targets.vet(claimed.url()))
+        return Uni.createFrom().deferred(() -> targets.vet(endpoint.url()))
                 .chain(target -> target.allowed()
-                        ? post(claimed, target.address())
+                        ? post(claimed, endpoint, target.address())
                         : Uni.createFrom().item(new AttemptOutcome(started, 0, null, null,
                                 "refused before connecting: " + target.refusal(), null)))
                 // Whatever goes wrong before an answer (a header Vert.x refuses, a secret that will not open)
@@ -237,24 +246,25 @@ public class DeliverySender {
                         "could not send: " + failure.getClass().getSimpleName() + ": " + failure.getMessage(), null));
     }
 
-    private Uni<AttemptOutcome> post(ClaimedDelivery claimed, java.net.InetAddress address) {
+    private Uni<AttemptOutcome> post(ClaimedDelivery claimed, WebhookEndpoint endpoint, java.net.InetAddress address) {
         Instant started = Instant.now();
         long timestamp = started.getEpochSecond();
         long startNanos = System.nanoTime();
-        if (claimed.secrets().isEmpty()) {
+        List<String> secrets = endpoint.secretsAt(started);
+        if (secrets.isEmpty()) {
             return Uni.createFrom().item(new AttemptOutcome(started, 0, null, null, "webhook has no valid signing secret", null));
         }
-        java.net.URI uri = java.net.URI.create(claimed.url());
+        java.net.URI uri = java.net.URI.create(endpoint.url());
         int port = dev.hookfan.webhooks.UrlPolicy.port(uri);
         // Connect to the vetted address; the Host header and TLS SNI still come from the URL.
         var request = client.requestAbs(io.vertx.core.http.HttpMethod.POST,
-                        io.vertx.mutiny.core.net.SocketAddress.inetSocketAddress(port, address.getHostAddress()), claimed.url())
+                        io.vertx.mutiny.core.net.SocketAddress.inetSocketAddress(port, address.getHostAddress()), endpoint.url())
                 .timeout(config.timeout().toMillis())
                 .putHeader(HttpHeaders.CONTENT_TYPE.toString(), "application/json")
                 .putHeader(HttpHeaders.USER_AGENT.toString(), userAgent)
                 .putHeader("webhook-id", claimed.id())
                 .putHeader("webhook-timestamp", Long.toString(timestamp))
-                .putHeader("webhook-signature", Signatures.header(claimed.secrets().stream().map(cipher::open).toList(),
+                .putHeader("webhook-signature", Signatures.header(secrets.stream().map(cipher::open).toList(),
                         claimed.id(), timestamp, claimed.payload()))
                 .putHeader("hookfan-event-type", claimed.eventType());
         if (claimed.messageId() != null) {
@@ -312,6 +322,11 @@ public class DeliverySender {
 
     private static long elapsedMs(long startNanos) {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    /** A webhook disabled or deleted since its delivery was requested: the delivery waits, unleased, for it. */
+    private Uni<Void> releaseNow(ClaimedDelivery claimed) {
+        return pool.preparedQuery(RELEASE).execute(Tuple.of(claimed.id())).replaceWithVoid();
     }
 
     private void release(ClaimedDelivery claimed) {

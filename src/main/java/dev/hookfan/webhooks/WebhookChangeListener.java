@@ -22,26 +22,26 @@ public class WebhookChangeListener {
     static final String CHANNEL = "hookfan_webhook_changes";
     private static final Logger LOG = Logger.getLogger(WebhookChangeListener.class);
 
-    private final Subscriptions subscriptions;
+    private final WebhookDirectory directory;
     private final PgSubscriber subscriber;
 
-    WebhookChangeListener(Subscriptions subscriptions, Vertx vertx,
+    WebhookChangeListener(WebhookDirectory directory, Vertx vertx,
                           @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
                           @ConfigProperty(name = "quarkus.datasource.username") Optional<String> username,
                           @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
-        this.subscriptions = subscriptions;
+        this.directory = directory;
         PgConnectOptions options = PgConnectOptions.fromUri(url.replaceFirst("^vertx-reactive:", ""));
         username.ifPresent(options::setUser);
         password.ifPresent(options::setPassword);
         this.subscriber = PgSubscriber.subscriber(vertx, options)
                 // Called as soon as the connection is lost: from then on a change could go unnoticed.
                 .reconnectPolicy(retries -> {
-                    subscriptions.distrust();
+                    directory.distrust();
                     return 1000L;
                 });
         subscriber.channel(CHANNEL)
-                .handler(subscriptions::drop)
-                .subscribeHandler(subscriptions::trust);
+                .handler(directory::drop)
+                .subscribeHandler(directory::trust);
     }
 
     void start(@Observes StartupEvent event) {

@@ -49,11 +49,6 @@ public class WebhookRepository implements PanacheRepositoryBase<Webhook, String>
                 .replaceWithVoid());
     }
 
-    /** The fan-out's lookup: the organization's enabled webhooks, oldest first ({@link Subscriptions} filters by type). */
-    public Uni<List<Webhook>> findEnabled(String organizationId) {
-        return find("organizationId = ?1 and enabled = true order by createdAt, id", organizationId).list();
-    }
-
     public Uni<WebhookSecret> currentSecret(String webhookId) {
         return WebhookSecret.<WebhookSecret>find("webhookId = ?1 and expiresAt is null order by createdAt desc", webhookId)
                 .firstResult();

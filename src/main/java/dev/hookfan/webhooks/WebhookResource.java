@@ -48,11 +48,11 @@ public class WebhookResource {
     private final WebhooksConfig config;
     private final WebhookTargets targets;
     private final SecretCipher cipher;
-    private final Subscriptions subscriptions;
+    private final WebhookDirectory directory;
 
     WebhookResource(WebhookRepository webhooks, WebhookLimits limits, WebhooksConfig config, WebhookTargets targets,
-                    SecretCipher cipher, Subscriptions subscriptions) {
-        this.subscriptions = subscriptions;
+                    SecretCipher cipher, WebhookDirectory directory) {
+        this.directory = directory;
         this.cipher = cipher;
         this.webhooks = webhooks;
         this.limits = limits;
@@ -96,7 +96,7 @@ public class WebhookResource {
                     }
                 }))
                 .chain(() -> insert(organizationId, spec))))
-                .invoke(() -> subscriptions.drop(organizationId))
+                .invoke(() -> directory.drop(organizationId))
                 .map(created -> Response.created(uri.getAbsolutePathBuilder().path(created.id()).build())
                         .entity(created).build());
     }
@@ -144,7 +144,7 @@ public class WebhookResource {
         return safe(spec).chain(() -> Panache.withTransaction(() -> owned(organizationId, id)
                 .invoke(webhook -> webhook.apply(spec, Cursor.now()))
                 .map(WebhookView::of)))
-                .invoke(() -> subscriptions.drop(organizationId));
+                .invoke(() -> directory.drop(organizationId));
     }
 
     @PATCH
@@ -158,7 +158,7 @@ public class WebhookResource {
         return vetted.chain(() -> Panache.withTransaction(() -> owned(organizationId, id)
                 .invoke(webhook -> webhook.apply(WebhookRequests.merge(webhook, patch), Cursor.now()))
                 .map(WebhookView::of)))
-                .invoke(() -> subscriptions.drop(organizationId));
+                .invoke(() -> directory.drop(organizationId));
     }
 
     @DELETE
@@ -174,7 +174,7 @@ public class WebhookResource {
                         .executeUpdate()))
                 .call(webhooks::delete))
                 // This instance forgets at once; the others when the trigger's notification reaches them.
-                .invoke(() -> subscriptions.drop(organizationId))
+                .invoke(() -> directory.drop(organizationId))
                 .map(ignored -> Response.noContent().build());
     }
 

@@ -25,7 +25,7 @@ public interface WebhooksConfig {
     /** Internal ranges webhooks may reach although they are blocked by default, e.g. 10.20.0.0/16. */
     Optional<List<String>> allowedCidrs();
 
-    /** Organizations whose subscriptions the fan-out keeps in memory (dropped on every change); 0 turns the cache off. */
+    /** Organizations whose webhooks the fan-out and the sender keep in memory (dropped on every change); 0 turns it off. */
     @WithDefault("10000")
     int subscriptionCacheSize();
 }

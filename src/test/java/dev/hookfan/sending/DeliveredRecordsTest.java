@@ -55,8 +55,7 @@ class DeliveredRecordsTest {
             Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
                     + " attempts, lease_until, created_at) values (?, ?, 'org_records', 'test.event', '{}',"
                     + " 'pending', 0, now() + interval '1 hour', now())", id, WEBHOOK);
-            claimed.add(new ClaimedDelivery(id, WEBHOOK, "org_records", null, "test.event", "{}", null, 1,
-                    "http://127.0.0.1/", List.of()));
+            claimed.add(new ClaimedDelivery(id, WEBHOOK, "org_records", null, "test.event", "{}", null, 1));
         }
         return claimed;
     }

@@ -400,6 +400,52 @@ class DeliverySenderTest {
     }
 
     @Test
+    void should_sign_with_a_secret_an_operator_replaced_straight_in_the_database_once_its_notification_arrives() {
+        String[] webhook = webhook("/replaced");
+        String other = webhook("/other")[1];
+        String first = DeliveryIds.derive(publish("a.b"), webhook[0]);
+        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(first)));
+
+        // Not through the API: only the secret table's trigger and its notification tell the sender's cache.
+        Database.update("update webhook_secret set expires_at = now() where webhook_id = ?", webhook[0]);
+        Database.update("insert into webhook_secret (webhook_id, secret, created_at) values (?, ?, now())", webhook[0], other);
+        settleNotifications();
+        String second = DeliveryIds.derive(publish("a.b"), webhook[0]);
+        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(second)));
+
+        Request request = receiver.requests("/replaced").get(1);
+        assertEquals(second, request.header("webhook-id"));
+        assertEquals(1, request.header("webhook-signature").split(" ").length);
+        assertDoesNotThrow(() -> new Webhook(other).verify(request.body(), headersOf(request)));
+    }
+
+    @Test
+    void should_leave_a_requested_delivery_unsent_and_unleased_when_its_webhook_was_disabled_since() throws Exception {
+        String webhookId = webhook("/disabled")[0];
+        String deliveryId = UUID.randomUUID().toString().replace("-", "");
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status, attempts,"
+                + " created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0, now())", deliveryId, webhookId, ORG);
+        Database.update("update webhook set enabled = false where id = ?", webhookId);
+        settleNotifications();
+
+        claimOnItsOwnContext(deliveryId).get(5, java.util.concurrent.TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(5)).until(() -> Database.query(
+                "select lease_until from webhook_delivery where id = ?", deliveryId).get(0).get(0) == null);
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(() -> receiver.requests("/disabled").isEmpty());
+        assertEquals("pending", status(deliveryId));
+        assertEquals(0L, attempts(deliveryId));
+    }
+
+    /** PostgreSQL delivers a committed change's NOTIFY within milliseconds on loopback; this leaves it ample time. */
+    static void settleNotifications() {
+        try {
+            Thread.sleep(300);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void should_disable_a_webhook_whose_deliveries_failed_for_the_configured_time() {
         String[] webhook = webhook("/down");
         receiver.script("/down", Answer.status(500));
