@@ -50,6 +50,8 @@ public final class Benchmark {
     private final List<Map<String, Double>> runs = new ArrayList<>();
     private final StringBuilder statements = new StringBuilder();
     private final StringBuilder phaseStatements = new StringBuilder();
+    /** Checkpoints begun before the phase whose statements are being counted. */
+    private long checkpointsBefore;
 
     record Options(int events, int warmup, int warmupRounds, int runs, int latencyRate, int latencySeconds, int rawSeconds, String queueType,
                    Path jar, Path results, boolean ingestAloneOnly) {
@@ -141,7 +143,7 @@ public final class Benchmark {
             emptyAll();
             createWebhooks();
             warmUp(service.pid(), false, "ingest_alone", figures);
-            db.execute("select pg_stat_statements_reset()");
+            startPhaseStatements();
             CpuMeter cpu = CpuMeter.start(service.pid());
             ingest(ids, Clock.micros(), figures, "ingest_alone", false);
             cpu.stop("ingest_alone", figures);
@@ -167,13 +169,13 @@ public final class Benchmark {
             replay(ids, base, figures, run);
             // What the phases before updated must be reported before the sender phase's heap-only share is read.
             awaitStatisticsReported();
-            db.execute("select pg_stat_statements_reset()");
+            startPhaseStatements();
             cpu = CpuMeter.start(service.pid());
             long[] updatesBefore = sender(figures);
             cpu.stop("sender", figures);
             phaseStatements("sender", "sender", options.events(), "delivery", run, figures);
             heapOnlyUpdates(updatesBefore, figures);
-            db.execute("select pg_stat_statements_reset()");
+            startPhaseStatements();
             latency(figures);
             phaseStatements("latency", "latency phase", options.latencyRate() * options.latencySeconds(), "event", run, figures);
             figures.put("peak_rss_mib", service.residentMiB("VmHWM"));
@@ -327,12 +329,27 @@ public final class Benchmark {
      * WAL flushes are not statements. Puts phase_pg_plan_us_per_unit, phase_pg_exec_us_per_unit and
      * phase_wal_bytes_per_unit.
      */
+    private void startPhaseStatements() throws Exception {
+        db.execute("select pg_stat_statements_reset()");
+        checkpointsBefore = checkpoints();
+    }
+
+    /**
+     * Checkpoints begun so far: a page's first change after one is written whole to the WAL (a full-page image), so a
+     * phase that a checkpoint falls into pays more, by chance. The phase tables say how many did.
+     */
+    private long checkpoints() throws Exception {
+        return db.count("select checkpoints_timed + checkpoints_req from pg_stat_bgwriter");
+    }
+
     private void phaseStatements(String phase, String label, int units, String unit, int run, Map<String, Double> figures)
             throws Exception {
         List<Object[]> ran = serviceStatements("s.calls, s.total_exec_time, s.wal_bytes, s.wal_fpi, s.shared_blks_dirtied,"
                 + " s.query, s.total_plan_time", "s.total_exec_time");
+        long checkpoints = checkpoints() - checkpointsBefore;
+        figures.put(phase + "_checkpoints", (double) checkpoints);
         phaseStatements.append("\nRun ").append(run).append(", ").append(label).append(", ").append(units).append(' ').append(unit)
-                .append("s, per ").append(unit).append(":\n\n| calls | planning µs | execution µs | WAL bytes | full-page images"
+                .append("s, ").append(checkpoints).append(" checkpoint(s) begun during it, per ").append(unit).append(":\n\n| calls | planning µs | execution µs | WAL bytes | full-page images"
                         + " | blocks dirtied | statement |\n|---:|---:|---:|---:|---:|---:|---|\n");
         double planMicros = 0;
         double execMicros = 0;
@@ -352,8 +369,8 @@ public final class Benchmark {
         figures.put(phase + "_pg_plan_us_per_" + unit, planMicros);
         figures.put(phase + "_pg_exec_us_per_" + unit, execMicros);
         figures.put(phase + "_wal_bytes_per_" + unit, walBytes);
-        log("  %s: PostgreSQL statements planned in %.0f µs, run in %.0f µs, %.0f WAL bytes per %s", label, planMicros,
-                execMicros, walBytes, unit);
+        log("  %s: PostgreSQL statements planned in %.0f µs, run in %.0f µs, %.0f WAL bytes per %s; %d checkpoint(s)", label,
+                planMicros, execMicros, walBytes, unit, checkpoints);
     }
 
     /**

@@ -21,7 +21,8 @@ final class Report {
                 new Row("ingest_alone_warmup_events", "ingest alone, warm-up events before it (until the JIT settled)", 0, ""),
                 new Row("ingest_alone_pg_plan_us_per_event", "ingest alone, PostgreSQL statement planning per event, µs", 0, ""),
                 new Row("ingest_alone_pg_exec_us_per_event", "ingest alone, PostgreSQL statement execution per event, µs", 0, ""),
-                new Row("ingest_alone_wal_bytes_per_event", "ingest alone, WAL written by statements per event, bytes", 0, "")),
+                new Row("ingest_alone_wal_bytes_per_event", "ingest alone, WAL written by statements per event, bytes", 0, ""),
+                new Row("ingest_alone_checkpoints", "ingest alone, PostgreSQL checkpoints begun during it", 0, "")),
             cpuRows("ingest_alone", "ingest alone", "publisher"),
             List.of(
                 new Row("ingest_events_per_s", "ingest with the sender working, events/s (publish → every delivery row written)", 0, ""),
@@ -41,7 +42,8 @@ final class Report {
                 new Row("sender_heap_only_updates_pct", "sender, delivery row updates that were heap-only (no index entries), %", 0, ""),
                 new Row("sender_pg_plan_us_per_delivery", "sender, PostgreSQL statement planning per delivery, µs", 0, ""),
                 new Row("sender_pg_exec_us_per_delivery", "sender, PostgreSQL statement execution per delivery, µs", 0, ""),
-                new Row("sender_wal_bytes_per_delivery", "sender, WAL written by statements per delivery, bytes", 0, "")),
+                new Row("sender_wal_bytes_per_delivery", "sender, WAL written by statements per delivery, bytes", 0, ""),
+                new Row("sender_checkpoints", "sender, PostgreSQL checkpoints begun during it", 0, "")),
             cpuRows("sender", "sender", "publisher, subscriber"),
             List.of(
                 new Row("latency_offered_events_per_s", "latency phase, offered events/s", 0, "1,000"),
@@ -49,6 +51,10 @@ final class Report {
                 new Row("latency_persisted_p99_ms", "publish → delivery row written, p99 ms", 1, "< 50"),
                 new Row("latency_post_p50_ms", "publish → subscriber got the POST, p50 ms", 1, ""),
                 new Row("latency_post_p99_ms", "publish → subscriber got the POST, p99 ms", 1, ""),
+                new Row("latency_pg_plan_us_per_event", "latency phase, PostgreSQL statement planning per event, µs", 0, ""),
+                new Row("latency_pg_exec_us_per_event", "latency phase, PostgreSQL statement execution per event, µs", 0, ""),
+                new Row("latency_wal_bytes_per_event", "latency phase, WAL written by statements per event, bytes", 0, ""),
+                new Row("latency_checkpoints", "latency phase, PostgreSQL checkpoints begun during it", 0, ""),
                 new Row("startup_ms", "start-up to ready, ms", 0, ""),
                 new Row("idle_rss_mib", "resident memory at idle, MiB", 0, "≤ 150"),
                 new Row("peak_rss_mib", "resident memory at peak (VmHWM), MiB", 0, ""))
