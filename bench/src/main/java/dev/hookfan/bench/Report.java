@@ -54,7 +54,9 @@ final class Report {
                 new Row("latency_pg_plan_us_per_event", "latency phase, PostgreSQL statement planning per event, µs", 0, ""),
                 new Row("latency_pg_exec_us_per_event", "latency phase, PostgreSQL statement execution per event, µs", 0, ""),
                 new Row("latency_wal_bytes_per_event", "latency phase, WAL written by statements per event, bytes", 0, ""),
-                new Row("latency_checkpoints", "latency phase, PostgreSQL checkpoints begun during it", 0, ""),
+                new Row("latency_checkpoints", "latency phase, PostgreSQL checkpoints begun during it", 0, "")),
+            cpuRows("latency", "latency phase", "publisher, subscriber"),
+            List.of(
                 new Row("startup_ms", "start-up to ready, ms", 0, ""),
                 new Row("idle_rss_mib", "resident memory at idle, MiB", 0, "≤ 150"),
                 new Row("peak_rss_mib", "resident memory at peak (VmHWM), MiB", 0, ""))

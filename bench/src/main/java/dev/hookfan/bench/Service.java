@@ -17,12 +17,13 @@ final class Service implements AutoCloseable {
     static final int HTTP_PORT = 18080;
     static final int MANAGEMENT_PORT = 19000;
     /**
-     * The JVM as the README's Deployment (a 512 MiB memory limit) has it: heap and other sizes from 512 MiB, and the
-     * serial collector, which the JVM itself picks below 1792 MiB; on this host it would size itself for all its memory.
-     * The native heap is trimmed every second, as the Dockerfile does: what the JIT's arenas freed goes back to the OS.
+     * The JVM as the JVM image runs it under the README's Deployment (a 512 MiB memory limit): the options the base
+     * image's run-java.sh derives from the Dockerfile's JAVA_MAX_MEM_RATIO, GC_* and JAVA_OPTS_APPEND, in its order, and
+     * MaxRAM for the limit, since on this host the JVM would size itself for all the machine's memory.
      */
-    static final List<String> CONTAINER_JVM_OPTIONS = List.of("-XX:MaxRAM=512m", "-XX:+UseSerialGC",
-            "-XX:TrimNativeHeapInterval=1000");
+    static final List<String> CONTAINER_JVM_OPTIONS = List.of("-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=50.0",
+            "-XX:+UseSerialGC", "-XX:NewRatio=1", "-XX:MinHeapFreeRatio=40", "-XX:MaxHeapFreeRatio=70", "-XX:GCTimeRatio=4",
+            "-XX:AdaptiveSizePolicyWeight=90", "-XX:+ExitOnOutOfMemoryError", "-XX:TrimNativeHeapInterval=1000");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Process process;
