@@ -22,8 +22,11 @@ class FanOutWriter {
 
     /** Events per batch: up to concurrency × prefetch events are in hand (256 by default); more wait for the next. */
     static final int MAX_BATCH = 128;
-    /** One batch at a time: what arrives meanwhile makes the next one larger, and every commit is a WAL flush. */
-    static final int BATCHES_IN_FLIGHT = 1;
+    /**
+     * Two at a time: with one, PostgreSQL sat idle while the service assembled the next batch and the machine stayed
+     * at 76 to 79 % busy; two took ingest alone from 4,141 to 4,761 events/s (medians of four runs each, bench/).
+     */
+    static final int BATCHES_IN_FLIGHT = 2;
 
     private final DeliveryRepository deliveries;
     private final DeliveryRequests requests;
