@@ -18,11 +18,8 @@ final class Report {
             List.of(
                 new Row("ingest_alone_events_per_s", "ingest alone (ingest-only instance, nothing sends), events/s (publish → every delivery row written)", 0, "≥ 0.5 × raw"),
                 new Row("ingest_alone_deliveries_per_s", "ingest alone, delivery rows/s", 0, ""),
-                new Row("ingest_alone_warmup_events", "ingest alone, warm-up events before it (until the JIT settled)", 0, ""),
-                new Row("ingest_alone_pg_plan_us_per_event", "ingest alone, PostgreSQL statement planning per event, µs", 0, ""),
-                new Row("ingest_alone_pg_exec_us_per_event", "ingest alone, PostgreSQL statement execution per event, µs", 0, ""),
-                new Row("ingest_alone_wal_bytes_per_event", "ingest alone, WAL written by statements per event, bytes", 0, ""),
-                new Row("ingest_alone_checkpoints", "ingest alone, PostgreSQL checkpoints begun during it", 0, "")),
+                new Row("ingest_alone_warmup_events", "ingest alone, warm-up events before it (until the JIT settled)", 0, "")),
+            statementRows("ingest_alone", "ingest alone", "event"),
             cpuRows("ingest_alone", "ingest alone", "publisher"),
             List.of(
                 new Row("ingest_events_per_s", "ingest with the sender working, events/s (publish → every delivery row written)", 0, ""),
@@ -39,22 +36,16 @@ final class Report {
                 new Row("replay_new_rows", "replay, new delivery rows", 0, "0"),
                 new Row("replay_posts", "replay, POSTs (publishes of delivery_requested lead to these)", 0, "0"),
                 new Row("sender_deliveries_per_s", "sender alone, signed deliveries/s", 0, "≥ 5,000"),
-                new Row("sender_heap_only_updates_pct", "sender, delivery row updates that were heap-only (no index entries), %", 0, ""),
-                new Row("sender_pg_plan_us_per_delivery", "sender, PostgreSQL statement planning per delivery, µs", 0, ""),
-                new Row("sender_pg_exec_us_per_delivery", "sender, PostgreSQL statement execution per delivery, µs", 0, ""),
-                new Row("sender_wal_bytes_per_delivery", "sender, WAL written by statements per delivery, bytes", 0, ""),
-                new Row("sender_checkpoints", "sender, PostgreSQL checkpoints begun during it", 0, "")),
+                new Row("sender_heap_only_updates_pct", "sender, delivery row updates that were heap-only (no index entries), %", 0, "")),
+            statementRows("sender", "sender", "delivery"),
             cpuRows("sender", "sender", "publisher, subscriber"),
             List.of(
                 new Row("latency_offered_events_per_s", "latency phase, offered events/s", 0, "1,000"),
                 new Row("latency_persisted_p50_ms", "publish → delivery row written, p50 ms", 1, ""),
                 new Row("latency_persisted_p99_ms", "publish → delivery row written, p99 ms", 1, "< 50"),
                 new Row("latency_post_p50_ms", "publish → subscriber got the POST, p50 ms", 1, ""),
-                new Row("latency_post_p99_ms", "publish → subscriber got the POST, p99 ms", 1, ""),
-                new Row("latency_pg_plan_us_per_event", "latency phase, PostgreSQL statement planning per event, µs", 0, ""),
-                new Row("latency_pg_exec_us_per_event", "latency phase, PostgreSQL statement execution per event, µs", 0, ""),
-                new Row("latency_wal_bytes_per_event", "latency phase, WAL written by statements per event, bytes", 0, ""),
-                new Row("latency_checkpoints", "latency phase, PostgreSQL checkpoints begun during it", 0, "")),
+                new Row("latency_post_p99_ms", "publish → subscriber got the POST, p99 ms", 1, "")),
+            statementRows("latency", "latency phase", "event"),
             cpuRows("latency", "latency phase", "publisher, subscriber"),
             List.of(
                 new Row("startup_ms", "start-up to ready, ms", 0, ""),
@@ -63,6 +54,15 @@ final class Report {
     ).flatMap(List::stream).toList();
 
     private Report() {
+    }
+
+    /** What Benchmark#phaseStatements puts for a phase, per event or delivery. */
+    private static List<Row> statementRows(String phase, String label, String unit) {
+        return List.of(
+                new Row(phase + "_pg_plan_us_per_" + unit, label + ", PostgreSQL statement planning per " + unit + ", µs", 0, ""),
+                new Row(phase + "_pg_exec_us_per_" + unit, label + ", PostgreSQL statement execution per " + unit + ", µs", 0, ""),
+                new Row(phase + "_wal_bytes_per_" + unit, label + ", WAL written by statements per " + unit + ", bytes", 0, ""),
+                new Row(phase + "_checkpoints", label + ", PostgreSQL checkpoints begun during it", 0, ""));
     }
 
     /** The six shares that {@link CpuMeter#stop} puts for a phase, in its order. */
