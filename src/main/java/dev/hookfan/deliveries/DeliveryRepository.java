@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 @ApplicationScoped
@@ -56,7 +57,10 @@ public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery
      * native INSERT … RETURNING added a query plan that was never found again, and searching that cache took 15 % of
      * the service's CPU under load (JFR, bench/run.sh).
      */
-    public Uni<List<String>> insertIfAbsent(List<NewDelivery> rows, Instant now, Duration sweepGrace) {
+    public Uni<List<String>> insertIfAbsent(List<NewDelivery> unordered, Instant now, Duration sweepGrace) {
+        // In id order: two batches in flight that share rows (copies of one message) then wait on each other in one
+        // order, never in a cycle.
+        List<NewDelivery> rows = unordered.stream().sorted(Comparator.comparing(NewDelivery::id)).toList();
         int size = rows.size();
         String[][] columns = new String[7][size];
         for (int i = 0; i < size; i++) {

@@ -8,6 +8,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -55,7 +56,9 @@ final class DeliveredRecords {
         return writes.submit(new Success(delivery, outcome));
     }
 
-    private static Tuple arguments(List<Success> batch) {
+    /** In id order, the order claims and the sweep lock rows in too, so that none of them deadlocks another. */
+    private static Tuple arguments(List<Success> unordered) {
+        List<Success> batch = unordered.stream().sorted(Comparator.comparing(success -> success.delivery().id())).toList();
         int size = batch.size();
         String[] ids = new String[size];
         Integer[] attempts = new Integer[size];
