@@ -56,7 +56,7 @@ final class DeliveredRecords {
         return writes.submit(new Success(delivery, outcome));
     }
 
-    /** In id order, the order claims and the sweep lock rows in too, so that none of them deadlocks another. */
+    /** In id order, the order the sweep locks rows in too (see LostRequestSweep), so the two wait on each other in one order. */
     private static Tuple arguments(List<Success> unordered) {
         List<Success> batch = unordered.stream().sorted(Comparator.comparing(success -> success.delivery().id())).toList();
         int size = batch.size();

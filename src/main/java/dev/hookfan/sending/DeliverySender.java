@@ -330,7 +330,7 @@ public class DeliverySender {
     }
 
     private void release(ClaimedDelivery claimed) {
-        pool.preparedQuery(RELEASE).execute(Tuple.of(claimed.id())).subscribe().with(ignored -> { },
+        releaseNow(claimed).subscribe().with(ignored -> { },
                 failure -> LOG.debugf("Lease of %s not released, it will expire: %s", claimed.id(), failure.toString()));
     }
 

@@ -15,8 +15,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 class LostRequestSweep {
 
     /**
-     * Locks the deliveries in id order, as claims (an index scan of sorted keys) and records (sorted arrays) do: locked
-     * in the order of a join, two of them deadlocked with claims and records under load, each a 1 s stall (CI's log).
+     * Locks the deliveries in id order, as records (sorted arrays) and claims planned as index scans (sorted keys) do:
+     * locked in the order of a join, the sweep deadlocked with claims and records under load, each a 1 s stall. A claim
+     * planned as a bitmap scan still locks in page order, so a rare deadlock remains (PostgreSQL's log).
      */
     private static final String SWEEP = "with swept as (delete from delivery_sweep where id in (select id from delivery_sweep"
             + " where due_at <= now() order by due_at limit $1 for update skip locked) returning delivery_ids),"

@@ -145,8 +145,4 @@ public class WebhookDirectory {
         trusted = false;
         drop("*");
     }
-
-    int size() {
-        return byOrganization.size();
-    }
 }
