@@ -56,7 +56,7 @@ final class DeliveredRecords {
         return writes.submit(new Success(delivery, outcome));
     }
 
-    /** In id order, the order the sweep locks rows in too (see LostRequestSweep), so the two wait on each other in one order. */
+    /** In id order, as a claim planned as an index scan locks them, should one meet them (a lease that ran out mid-attempt). */
     private static Tuple arguments(List<Success> unordered) {
         List<Success> batch = unordered.stream().sorted(Comparator.comparing(success -> success.delivery().id())).toList();
         int size = batch.size();

@@ -15,16 +15,21 @@ import jakarta.enterprise.context.ApplicationScoped;
 class LostRequestSweep {
 
     /**
-     * Locks the deliveries in id order, as records (sorted arrays) and claims planned as index scans (sorted keys) do:
-     * locked in the order of a join, the sweep deadlocked with claims and records under load, each a 1 s stall. A claim
-     * planned as a bitmap scan still locks in page order, so a rare deadlock remains (PostgreSQL's log).
+     * Never waits for a row lock: it takes the deliveries it can lock now and writes a new sweep row, due at once, for
+     * those a claim or a record holds. Waiting, in whatever order, it deadlocked with claims planned as bitmap scans
+     * (page order) under load, each a 1 s stall (PostgreSQL's log). All parts of the statement read one snapshot.
      */
     private static final String SWEEP = "with swept as (delete from delivery_sweep where id in (select id from delivery_sweep"
             + " where due_at <= now() order by due_at limit $1 for update skip locked) returning delivery_ids),"
-            + " unsent as (select d.id from webhook_delivery d where d.id in (select unnest(delivery_ids) from swept)"
-            + " and d.status = 'pending' and d.next_attempt_at is null order by d.id for update)"
-            + " update webhook_delivery d set next_attempt_at = now() from unsent where d.id = unsent.id"
-            + " and d.status = 'pending' and d.next_attempt_at is null";
+            + " named as (select unnest(delivery_ids) as id from swept),"
+            + " unsent as (select d.id from webhook_delivery d where d.id in (select id from named)"
+            + " and d.status = 'pending' and d.next_attempt_at is null for update skip locked),"
+            + " made_due as (update webhook_delivery d set next_attempt_at = now() from unsent where d.id = unsent.id"
+            + " and d.status = 'pending' and d.next_attempt_at is null),"
+            + " held as (select d.id from webhook_delivery d where d.id in (select id from named)"
+            + " and d.status = 'pending' and d.next_attempt_at is null and d.id not in (select id from unsent))"
+            + " insert into delivery_sweep (delivery_ids, due_at) select array_agg(id order by id), now() from held"
+            + " having count(*) > 0";
 
     private final Pool pool;
 

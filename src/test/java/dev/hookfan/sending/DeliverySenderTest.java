@@ -275,6 +275,33 @@ class DeliverySenderTest {
     }
 
     @Test
+    void should_sweep_past_a_delivery_another_transaction_holds_and_keep_a_sweep_row_for_it_until_it_is_free() throws Exception {
+        String webhookId = webhook("/held")[0];
+        // Sorted: the held delivery comes first, where a sweep locking in id order would wait for it.
+        List<String> ids = IntStream.range(0, 2).mapToObj(i -> UUID.randomUUID().toString().replace("-", "")).sorted().toList();
+        for (String id : ids) {
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
+                    + " attempts, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0, now())", id, webhookId, ORG);
+        }
+        String held = ids.get(0);
+        String free = ids.get(1);
+        Database.update("insert into delivery_sweep (delivery_ids, due_at) values (?::varchar[], now())",
+                "{" + String.join(",", ids) + "}");
+
+        // As a claim or a record of another instance holds a row while the poller sweeps.
+        try (AutoCloseable lock = Database.holding("select id from webhook_delivery where id = ? for update", held)) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(free)));
+            assertEquals(1, Database.count("select count(*) from delivery_sweep where ? = any(delivery_ids)", held));
+            assertEquals(0, Database.count("select count(*) from delivery_sweep where ? = any(delivery_ids)", free));
+            assertEquals(1, Database.count("select count(*) from webhook_delivery where id = ? and next_attempt_at is null", held));
+        }
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(held)));
+        assertEquals(List.of(held, free), receiver.requests("/held").stream().map(r -> r.header("webhook-id")).sorted().toList());
+        await().atMost(Duration.ofSeconds(5)).until(() -> Database.count("select count(*) from delivery_sweep") == 0);
+    }
+
+    @Test
     void should_send_each_attempt_once_when_claims_race() {
         String[] webhook = webhook("/race");
         List<String> ids = IntStream.range(0, 40).mapToObj(i -> UUID.randomUUID().toString().replace("-", "")).toList();

@@ -43,11 +43,16 @@ public final class Database {
      * handlers stay inside their messages (received, not yet settled) for as long as a test needs.
      */
     public static AutoCloseable lock(String table) {
+        return holding("lock table " + table + " in access exclusive mode");
+    }
+
+    /** Runs the statement in a transaction left open until closed, then rolled back: what it locked stays locked. */
+    public static AutoCloseable holding(String sql, Object... parameters) {
         try {
             Connection connection = connect();
             connection.setAutoCommit(false);
-            try (var statement = connection.createStatement()) {
-                statement.execute("lock table " + table + " in access exclusive mode");
+            try (PreparedStatement statement = prepare(connection, sql, parameters)) {
+                statement.execute();
             }
             return () -> {
                 try (connection) {
