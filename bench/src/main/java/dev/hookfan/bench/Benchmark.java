@@ -52,6 +52,7 @@ public final class Benchmark {
     private final StringBuilder phaseStatements = new StringBuilder();
     /** Checkpoints begun before the phase whose statements are being counted. */
     private long checkpointsBefore;
+    private long deadlocksBefore;
 
     record Options(int events, int warmup, int warmupRounds, int runs, int latencyRate, int latencySeconds, int rawSeconds, String queueType,
                    Path jar, Path results, boolean ingestAloneOnly) {
@@ -334,6 +335,7 @@ public final class Benchmark {
     private void startPhaseStatements() throws Exception {
         db.execute("select pg_stat_statements_reset()");
         checkpointsBefore = checkpoints();
+        deadlocksBefore = deadlocks();
     }
 
     /**
@@ -344,14 +346,22 @@ public final class Benchmark {
         return db.count("select checkpoints_timed + checkpoints_req from pg_stat_bgwriter");
     }
 
+    /** Deadlocks in the service's database so far; each stalls its statements for deadlock_timeout (1 s) first. */
+    private long deadlocks() throws Exception {
+        return db.count("select deadlocks from pg_stat_database where datname = '" + DATABASE + "'");
+    }
+
     private void phaseStatements(String phase, String label, int units, String unit, int run, Map<String, Double> figures)
             throws Exception {
         List<Object[]> ran = serviceStatements("s.calls, s.total_exec_time, s.wal_bytes, s.wal_fpi, s.shared_blks_dirtied,"
                 + " s.query, s.total_plan_time", "s.total_exec_time");
         long checkpoints = checkpoints() - checkpointsBefore;
+        long deadlocks = deadlocks() - deadlocksBefore;
         figures.put(phase + "_checkpoints", (double) checkpoints);
+        figures.put(phase + "_deadlocks", (double) deadlocks);
         phaseStatements.append("\nRun ").append(run).append(", ").append(label).append(", ").append(units).append(' ').append(unit)
-                .append("s, ").append(checkpoints).append(" checkpoint(s) begun during it, per ").append(unit).append(":\n\n| calls | planning µs | execution µs | WAL bytes | full-page images"
+                .append("s, ").append(checkpoints).append(" checkpoint(s) begun during it, ").append(deadlocks)
+                .append(" deadlock(s), per ").append(unit).append(":\n\n| calls | planning µs | execution µs | WAL bytes | full-page images"
                         + " | blocks dirtied | statement |\n|---:|---:|---:|---:|---:|---:|---|\n");
         double planMicros = 0;
         double execMicros = 0;
@@ -371,8 +381,8 @@ public final class Benchmark {
         figures.put(phase + "_pg_plan_us_per_" + unit, planMicros);
         figures.put(phase + "_pg_exec_us_per_" + unit, execMicros);
         figures.put(phase + "_wal_bytes_per_" + unit, walBytes);
-        log("  %s: PostgreSQL statements planned in %.0f µs, run in %.0f µs, %.0f WAL bytes per %s; %d checkpoint(s)", label,
-                planMicros, execMicros, walBytes, unit, checkpoints);
+        log("  %s: PostgreSQL statements planned in %.0f µs, run in %.0f µs, %.0f WAL bytes per %s; %d checkpoint(s), %d deadlock(s)",
+                label, planMicros, execMicros, walBytes, unit, checkpoints, deadlocks);
     }
 
     /**

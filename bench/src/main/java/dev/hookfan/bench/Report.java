@@ -62,7 +62,8 @@ final class Report {
                 new Row(phase + "_pg_plan_us_per_" + unit, label + ", PostgreSQL statement planning per " + unit + ", µs", 0, ""),
                 new Row(phase + "_pg_exec_us_per_" + unit, label + ", PostgreSQL statement execution per " + unit + ", µs", 0, ""),
                 new Row(phase + "_wal_bytes_per_" + unit, label + ", WAL written by statements per " + unit + ", bytes", 0, ""),
-                new Row(phase + "_checkpoints", label + ", PostgreSQL checkpoints begun during it", 0, ""));
+                new Row(phase + "_checkpoints", label + ", PostgreSQL checkpoints begun during it", 0, ""),
+                new Row(phase + "_deadlocks", label + ", deadlocks in the service's database (pg_stat_database)", 0, ""));
     }
 
     /** The six shares that {@link CpuMeter#stop} puts for a phase, in its order. */
