@@ -10,12 +10,9 @@ import io.micrometer.core.instrument.Timer;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.core.buffer.Buffer;
-import io.vertx.mutiny.ext.web.client.HttpResponse;
-import io.vertx.mutiny.ext.web.client.WebClient;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -69,7 +66,7 @@ public class DeliverySender {
     private final WebhookTargets targets;
     private final WebhookDirectory directory;
     private final dev.hookfan.webhooks.SecretCipher cipher;
-    private final WebClient client;
+    private final SubscriberClient subscribers;
     private final DeliveryConfig config;
     private final NextAttempt nextAttempt;
     private final SendPermits permits;
@@ -99,19 +96,14 @@ public class DeliverySender {
         // The lease outlives the longest possible attempt, so it only expires on a crash.
         this.leaseMillis = config.timeout().multipliedBy(2).plusSeconds(5).toMillis();
         this.claims = new GroupCommit<>("claims", CLAIM_BATCH, CLAIMS_IN_FLIGHT, this::claimAll);
-        this.client = WebClient.create(vertx, new WebClientOptions()
-                .setFollowRedirects(false)
-                // Connections are pooled per host and port, which many webhooks can share: the permits cap each webhook.
-                .setMaxPoolSize(config.maxInFlight())
-                .setConnectTimeout((int) config.timeout().toMillis())
-                .setUserAgentEnabled(false));
+        this.subscribers = new SubscriberClient(vertx.getDelegate(), config.maxInFlight(), config.timeout());
         metrics.gauge("hookfan.deliveries.in_flight", permits, SendPermits::inFlight);
         this.sendLatency = Timer.builder("hookfan.send.latency").publishPercentileHistogram().register(metrics);
     }
 
     @PreDestroy
     void close() {
-        client.close();
+        subscribers.close();
     }
 
     /** The fast path: sends the delivery now if nobody else holds it and it is due; false if left for later. */
@@ -256,24 +248,22 @@ public class DeliverySender {
         }
         java.net.URI uri = java.net.URI.create(endpoint.url());
         int port = dev.hookfan.webhooks.UrlPolicy.port(uri);
-        // Connect to the vetted address; the Host header and TLS SNI still come from the URL.
-        var request = client.requestAbs(io.vertx.core.http.HttpMethod.POST,
-                        io.vertx.mutiny.core.net.SocketAddress.inetSocketAddress(port, address.getHostAddress()), endpoint.url())
-                .timeout(config.timeout().toMillis())
-                .putHeader(HttpHeaders.CONTENT_TYPE.toString(), "application/json")
-                .putHeader(HttpHeaders.USER_AGENT.toString(), userAgent)
-                .putHeader("webhook-id", claimed.id())
-                .putHeader("webhook-timestamp", Long.toString(timestamp))
-                .putHeader("webhook-signature", Signatures.header(secrets.stream().map(cipher::open).toList(),
+        MultiMap headers = HttpHeaders.headers()
+                .add(HttpHeaders.CONTENT_TYPE, "application/json")
+                .add(HttpHeaders.USER_AGENT, userAgent)
+                .add("webhook-id", claimed.id())
+                .add("webhook-timestamp", Long.toString(timestamp))
+                .add("webhook-signature", Signatures.header(secrets.stream().map(cipher::open).toList(),
                         claimed.id(), timestamp, claimed.payload()))
-                .putHeader("hookfan-event-type", claimed.eventType());
+                .add("hookfan-event-type", claimed.eventType());
         if (claimed.messageId() != null) {
-            request.putHeader("hookfan-message-id", claimed.messageId());
+            headers.add("hookfan-message-id", claimed.messageId());
         }
         if (claimed.traceparent() != null) {
-            request.putHeader("traceparent", claimed.traceparent());
+            headers.add("traceparent", claimed.traceparent());
         }
-        return request.sendBuffer(Buffer.buffer(claimed.payload().getBytes(StandardCharsets.UTF_8)))
+        return subscribers.post(endpoint.url(), address, port, headers, claimed.payload().getBytes(StandardCharsets.UTF_8),
+                        config.timeout())
                 // The client's timeout restarts with every byte; this one bounds the whole attempt.
                 .ifNoItem().after(config.timeout()).failWith(() -> new java.util.concurrent.TimeoutException(
                         "no complete answer within " + config.timeout()))
@@ -286,16 +276,9 @@ public class DeliverySender {
                 });
     }
 
-    private static AttemptOutcome outcome(Instant started, long startNanos, HttpResponse<Buffer> response) {
-        Buffer body = response.body();
-        String text = null;
-        if (body != null && body.length() > 0) {
-            int length = Math.min(body.length(), AttemptOutcome.MAX_BODY);
-            // PostgreSQL text cannot hold NUL, and a binary answer must not make the attempt unrecordable.
-            text = new String(body.getBytes(0, length), StandardCharsets.UTF_8).replace('\u0000', '\uFFFD');
-        }
-        return new AttemptOutcome(started, elapsedMs(startNanos), response.statusCode(), text, null,
-                retryAfter(response.statusCode(), response.getHeader("retry-after")));
+    private static AttemptOutcome outcome(Instant started, long startNanos, SubscriberClient.Answer answer) {
+        return new AttemptOutcome(started, elapsedMs(startNanos), answer.status(), answer.body(), null,
+                retryAfter(answer.status(), answer.retryAfter()));
     }
 
     /** Only 429 and 503 ask for a pause; the header is seconds or an HTTP date. */

@@ -137,6 +137,24 @@ class DeliverySenderTest {
     }
 
     @Test
+    void should_record_a_delivery_whose_subscriber_answers_an_endless_body_after_reading_only_the_start_of_it() {
+        String[] webhook = webhook("/endless");
+        receiver.script("/endless", Answer.endless(200));
+        String deliveryId = UUID.randomUUID().toString().replace("-", "");
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status, attempts,"
+                + " next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0, now(), now())",
+                deliveryId, webhook[0], ORG);
+
+        // Read to its end, the answer would outlast the 2 s send timeout: a failed attempt, then a retry.
+        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(deliveryId)));
+        given().get("/organizations/{org}/deliveries/{id}", ORG, deliveryId).then().statusCode(200)
+                .body("attempts", is(1))
+                .body("attemptHistory[0].responseStatus", is(200))
+                .body("attemptHistory[0].responseBody", equalTo("x".repeat(1024)));
+        assertEquals(1, receiver.requests("/endless").size());
+    }
+
+    @Test
     void should_retry_a_failed_send_after_the_configured_pause() {
         String[] webhook = webhook("/flaky");
         receiver.script("/flaky", Answer.status(500));

@@ -24,9 +24,18 @@ public final class Receiver implements AutoCloseable {
         }
     }
 
-    public record Answer(int status, Map<String, String> headers, long delayMillis) {
+    /** With an endless body, the answer streams bytes until the client hangs up (at most 1 GiB). */
+    public record Answer(int status, Map<String, String> headers, long delayMillis, boolean endlessBody) {
+        public Answer(int status, Map<String, String> headers, long delayMillis) {
+            this(status, headers, delayMillis, false);
+        }
+
         public static Answer status(int status) {
             return new Answer(status, Map.of(), 0);
+        }
+
+        public static Answer endless(int status) {
+            return new Answer(status, Map.of(), 0, true);
         }
     }
 
@@ -106,8 +115,17 @@ public final class Receiver implements AutoCloseable {
         answer.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
         byte[] reply = ("answered " + answer.status()).getBytes(StandardCharsets.UTF_8);
         try {
-            exchange.sendResponseHeaders(answer.status(), reply.length);
-            exchange.getResponseBody().write(reply);
+            if (answer.endlessBody()) {
+                exchange.sendResponseHeaders(answer.status(), 0);
+                byte[] chunk = new byte[8192];
+                java.util.Arrays.fill(chunk, (byte) 'x');
+                for (long written = 0; written < (1L << 30); written += chunk.length) {
+                    exchange.getResponseBody().write(chunk);
+                }
+            } else {
+                exchange.sendResponseHeaders(answer.status(), reply.length);
+                exchange.getResponseBody().write(reply);
+            }
         } catch (IOException clientGaveUp) {
             // the sender timed out first; that is what some tests want
         } finally {
