@@ -505,7 +505,9 @@ public final class Benchmark {
                 .findFirst().map(line -> line.substring(13).replace("\"", "")).orElse("unknown");
         return "- " + Runtime.getRuntime().availableProcessors() + " cores, " + cpu + "; " + memory + "\n"
                 + "- " + os + ", Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")\n"
-                + "- " + db.query("select version()").get(0)[0] + "\n"
+                + "- " + db.query("select version()").get(0)[0] + "; " + db.query("select string_agg(name || ' = '"
+                        + " || current_setting(name), ', ' order by name) from pg_settings where name in"
+                        + " ('checkpoint_timeout', 'max_wal_size', 'shared_buffers', 'synchronous_commit')").get(0)[0] + "\n"
                 + "- RabbitMQ " + publisher.serverVersion();
     }
 
