@@ -5,7 +5,7 @@ import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.events.IntegrationEventContext;
 import dev.hookfan.events.IntegrationEventHandler;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import java.util.UUID;
 
@@ -13,7 +13,7 @@ import java.util.UUID;
  * Appends one audit entry per consumed event and organization. The message id itself is the key: a retry or
  * a concurrent copy finds its entry, or conflicts on the unique index and adds nothing.
  */
-@ApplicationScoped
+@Singleton
 public class AuditEntryRecorder implements IntegrationEventHandler {
 
     private final IntegrationEventContext context;

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookfan.events.IntegrationEvent;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 /** The body a subscriber receives, fixed at creation; the delivery id is inside because the body is what gets signed. */
-@ApplicationScoped
+@Singleton
 class DeliveryPayloads {
 
     private final ObjectMapper mapper;

@@ -7,7 +7,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-@ApplicationScoped
+@Singleton
 public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery, String> {
 
     private static final String EXISTING_IDS = "select id from webhook_delivery where id = any($1)";

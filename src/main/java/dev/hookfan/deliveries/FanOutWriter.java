@@ -4,7 +4,7 @@ import dev.hookfan.api.Cursor;
 import dev.hookfan.batching.CallerContext;
 import dev.hookfan.batching.GroupCommit;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,7 +17,7 @@ import java.util.Set;
  * A replay costs the lookup alone: no transaction, no write, no publish. Each event completes once its rows are
  * committed and the request naming them is confirmed by the broker; the next batch is written meanwhile.
  */
-@ApplicationScoped
+@Singleton
 class FanOutWriter {
 
     /** Events per batch: up to concurrency × prefetch events are in hand (256 by default); more wait for the next. */

@@ -3,12 +3,12 @@ package dev.hookfan.deliveries;
 import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.events.IntegrationEventContext;
 import dev.hookfan.events.IntegrationEventHandler;
-import dev.hookfan.webhooks.WebhookDirectory;
 import dev.hookfan.webhooks.Webhook;
+import dev.hookfan.webhooks.WebhookDirectory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import java.util.List;
 
@@ -17,7 +17,7 @@ import java.util.List;
  * message comes back: ids derived from the message id, one lookup of the ids already written, only the
  * missing rows inserted, and the sender asked to send only after the commit (see {@link FanOutWriter}).
  */
-@ApplicationScoped
+@Singleton
 public class WebhookEventDispatcher implements IntegrationEventHandler {
 
     private final WebhookDirectory directory;

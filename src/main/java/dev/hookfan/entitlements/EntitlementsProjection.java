@@ -7,7 +7,7 @@ import dev.hookfan.events.IntegrationEventHandler;
 import dev.hookfan.events.MalformedEventException;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -16,7 +16,7 @@ import java.time.format.DateTimeParseException;
  * Mirrors Billing's entitlements, one row per organization. Events can arrive out of order, so one atomic
  * upsert lets only a newer updatedAt win; applying the same event twice leaves the same row.
  */
-@ApplicationScoped
+@Singleton
 public class EntitlementsProjection implements IntegrationEventHandler {
 
     static final String EVENT_TYPE = "billing.entitlements_updated";

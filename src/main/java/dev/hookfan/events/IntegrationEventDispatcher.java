@@ -4,8 +4,8 @@ import dev.hookfan.events.HandlersFailedException.HandlerFailure;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Runs every handler that takes an event, all at once, except that those using Hibernate Reactive's session run one
  * after another among themselves: it keeps one session per Vert.x context. One failure does not stop the others.
  */
-@ApplicationScoped
+@Singleton
 public class IntegrationEventDispatcher {
 
     private static final Logger LOG = Logger.getLogger(IntegrationEventDispatcher.class);

@@ -4,13 +4,13 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
 /** Reads the message contract: {"type", "organizationId", "occurredAt"?, "data"?}. */
-@ApplicationScoped
+@Singleton
 public class IntegrationEventParser {
 
     static final int MAX_FIELD_LENGTH = 255;

@@ -9,8 +9,8 @@ import io.vertx.mutiny.core.Context;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.rabbitmq.RabbitMQClient;
 import io.vertx.rabbitmq.RabbitMQOptions;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -25,7 +25,7 @@ import java.util.concurrent.CompletableFuture;
  * back to the work queue), the DLQ and the deliveries queue. Uses the connector's own connection settings,
  * so another vhost or cluster works end to end.
  */
-@ApplicationScoped
+@Singleton
 public class BrokerTopology {
 
     private static final Logger LOG = Logger.getLogger(BrokerTopology.class);

@@ -6,7 +6,7 @@ import dev.hookfan.deliveries.DeliveryConfig;
 import dev.hookfan.sending.DeliverySender;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.eclipse.microprofile.reactive.messaging.Acknowledgment;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -21,7 +21,7 @@ import java.util.concurrent.Flow;
  * the sends have been started or found unnecessary, and whatever it misses the poller finds. While the sender
  * has no permits, the requests in hand wait: the queue is held back, not drained into the poller's backlog.
  */
-@ApplicationScoped
+@Singleton
 public class DeliveryRequestConsumer {
 
     private static final Logger LOG = Logger.getLogger(DeliveryRequestConsumer.class);

@@ -4,7 +4,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
@@ -14,7 +14,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** Republishes a consumed message, confirmed and persistent, to a retry tier or to the DLQ. */
-@ApplicationScoped
+@Singleton
 public class EventCopies {
 
     static final String ATTEMPT_HEADER = "hookfan-attempt";

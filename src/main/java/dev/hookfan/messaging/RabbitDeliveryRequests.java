@@ -4,7 +4,7 @@ import dev.hookfan.deliveries.DeliveryRequests;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
@@ -13,10 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Publishes one persistent, confirmed webhook.delivery_requested message per event: the body lists the event's
- * delivery ids, so the sender claims them in one statement; message_id is the first of them.
+ * Publishes one persistent, confirmed webhook.delivery_requested message per call (the fan-out calls once per batch):
+ * the body lists the delivery ids, so the sender claims them in one statement; message_id is the first of them.
  */
-@ApplicationScoped
+@Singleton
 public class RabbitDeliveryRequests implements DeliveryRequests {
 
     static final String TYPE = "webhook.delivery_requested";

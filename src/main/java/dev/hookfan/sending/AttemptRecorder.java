@@ -5,7 +5,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
 
@@ -14,7 +14,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
 /** Writes an attempt and its consequences (status, next attempt, webhook health) atomically. */
-@ApplicationScoped
+@Singleton
 class AttemptRecorder {
 
     private static final Logger LOG = Logger.getLogger(AttemptRecorder.class);

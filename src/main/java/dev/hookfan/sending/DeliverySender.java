@@ -5,6 +5,7 @@ import dev.hookfan.deliveries.DeliveryConfig;
 import dev.hookfan.webhooks.WebhookDirectory;
 import dev.hookfan.webhooks.WebhookEndpoint;
 import dev.hookfan.webhooks.WebhookTargets;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.scheduler.Scheduled;
@@ -18,7 +19,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -31,6 +32,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -39,7 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the stored bytes signed, records the attempt and schedules the next. The poller below is both the retry
  * timer and the outbox sweep: a delivery whose request message was lost is still sent.
  */
-@ApplicationScoped
+@Singleton
 public class DeliverySender {
 
     private static final Logger LOG = Logger.getLogger(DeliverySender.class);
@@ -74,6 +76,8 @@ public class DeliverySender {
     private final LostRequestSweep sweep;
     private final MeterRegistry metrics;
     private final Timer sendLatency;
+    /** Looked up once per outcome class, not in the registry on every send. */
+    private final Map<String, Counter> sendsByOutcome = new ConcurrentHashMap<>();
     private final String userAgent;
     private final long leaseMillis;
     private final GroupCommit<List<String>, List<ClaimedDelivery>> claims;
@@ -271,7 +275,8 @@ public class DeliverySender {
                 .onFailure().recoverWithItem(failure -> new AttemptOutcome(started, elapsedMs(startNanos), null, null,
                         failure.getClass().getSimpleName() + ": " + failure.getMessage(), null))
                 .invoke(outcome -> {
-                    metrics.counter("hookfan.sends", "outcome", outcomeClass(outcome)).increment();
+                    sendsByOutcome.computeIfAbsent(outcomeClass(outcome), kind -> metrics.counter("hookfan.sends", "outcome", kind))
+                            .increment();
                     sendLatency.record(outcome.durationMs(), TimeUnit.MILLISECONDS);
                 });
     }

@@ -1,8 +1,8 @@
 package dev.hookfan.webhooks;
 
 import io.quarkus.runtime.StartupEvent;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -20,7 +20,7 @@ import java.util.Optional;
  * Encrypts signing secrets at rest with AES-256-GCM when hookfan.secrets.encryption-key is set. Stored values
  * carry a prefix, so secrets written before a key was configured are still read.
  */
-@ApplicationScoped
+@Singleton
 public class SecretCipher {
 
     private static final Logger LOG = Logger.getLogger(SecretCipher.class);

@@ -5,7 +5,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import java.time.Instant;
@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link WebhookChangeListener}): every committed change to a webhook or its secrets drops its organization's entry
  * on every instance, so a replay costs no lookup and a claim no join.
  */
-@ApplicationScoped
+@Singleton
 public class WebhookDirectory {
 
     private static final Logger LOG = Logger.getLogger(WebhookDirectory.class);

@@ -2,7 +2,7 @@ package dev.hookfan.webhooks;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import java.net.InetAddress;
 import java.net.URI;
@@ -15,7 +15,7 @@ import java.util.Optional;
  * Resolves a webhook URL's host and vets every address it resolves to, at create/update and again at every
  * send. The lookup runs on a worker thread and its result comes back on the caller's Vert.x context.
  */
-@ApplicationScoped
+@Singleton
 public class WebhookTargets {
 
     private final Vertx vertx;
