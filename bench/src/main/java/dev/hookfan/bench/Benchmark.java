@@ -98,6 +98,7 @@ public final class Benchmark {
         Files.createDirectories(raw);
         int messageSize = event(0, Clock.micros()).length;
         List<Double> rawRates = new ArrayList<>();
+        List<Map<String, Double>> rawAtRate = new ArrayList<>();
         for (int run = 1; run <= options.runs(); run++) {
             log("PerfTest run %d: %d s, %d-byte persistent messages, confirms %d, prefetch %d, %s queue", run,
                     options.rawSeconds(), messageSize, CONFIRM_WINDOW, PREFETCH, options.queueType());
@@ -105,9 +106,25 @@ public final class Benchmark {
                     options.rawSeconds(), raw.resolve("perftest-" + run + ".log")));
             publisher.delete("hookfan.bench.raw");
             log("  raw broker: %.0f msg/s", rawRates.get(run - 1));
+            if (!options.ingestAloneOnly()) {
+                Map<String, Double> atRate = new LinkedHashMap<>();
+                int seconds = Math.min(options.latencySeconds(), 20);
+                RawBroker.atRate(AMQP_URI, options.queueType(), messageSize, CONFIRM_WINDOW, PREFETCH,
+                        options.latencyRate(), seconds, raw.resolve("perftest-" + run + "-at-rate.log"), atRate);
+                publisher.delete("hookfan.bench.raw");
+                log("  raw broker at %d msg/s for %d s: consumer latency per second p50 %.1f ms, p99 %.1f ms (worst %.1f);"
+                                + " RabbitMQ %.0f %% of all cores", options.latencyRate(), seconds, atRate.get("raw_latency_p50_ms"),
+                        atRate.get("raw_latency_p99_ms"), atRate.get("raw_latency_worst_p99_ms"),
+                        atRate.getOrDefault("raw_latency_rabbitmq_cpu_pct", Double.NaN));
+                rawAtRate.add(atRate);
+            }
         }
         for (int run = 1; run <= options.runs(); run++) {
-            runs.add(serviceRun(run, raw));
+            Map<String, Double> figures = serviceRun(run, raw);
+            if (run <= rawAtRate.size()) {
+                figures.putAll(rawAtRate.get(run - 1));
+            }
+            runs.add(figures);
         }
         if (options.ingestAloneOnly()) {
             // A quick look while changing the service: no report, whose other figures this mode does not take.

@@ -4,7 +4,10 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,32 +19,89 @@ import java.util.regex.Pattern;
 final class RawBroker {
 
     private static final Pattern RECEIVING = Pattern.compile("receiving rate avg: (\\d+)");
+    /** PerfTest's line for one second: its time, then consumer latency min/median/75th/95th/99th in microseconds. */
+    private static final Pattern SECOND = Pattern.compile(
+            "time (\\d+\\.\\d+) s,.*consumer latency: (\\d+)/(\\d+)/(\\d+)/(\\d+)/(\\d+)");
+    /** PerfTest's own start (its JIT, the queue's first messages) fills its first seconds: seconds 1 and 2 are left out. */
+    private static final double SETTLED_AFTER_S = 2.0;
 
     private RawBroker() {
     }
 
     static double receivingRate(String uri, String queueType, int messageSize, int confirmWindow, int prefetch,
                                 int seconds, Path log) throws Exception {
+        String output = perfTest(uri, queueType, messageSize, confirmWindow, prefetch, seconds, List.of(), log, null);
+        Matcher rate = RECEIVING.matcher(output);
+        if (!rate.find()) {
+            throw new IllegalStateException("PerfTest printed no receiving rate, see " + log);
+        }
+        return Double.parseDouble(rate.group(1));
+    }
+
+    /**
+     * The same producer and consumer held to the latency phase's rate: the broker's own publish → consume latency and
+     * CPU at that rate, a part of the service's figures that no change to the service can remove. PerfTest prints
+     * percentiles per second, which do not merge: puts the median over its seconds of each second's median
+     * (raw_latency_p50_ms) and p99 (raw_latency_p99_ms), the worst second's p99 (raw_latency_worst_p99_ms), and
+     * raw_latency_{rabbitmq,machine}_cpu_pct.
+     */
+    static void atRate(String uri, String queueType, int messageSize, int confirmWindow, int prefetch, int rate,
+                       int seconds, Path log, Map<String, Double> figures) throws Exception {
+        Map<String, Double> cpu = new HashMap<>();
+        String output = perfTest(uri, queueType, messageSize, confirmWindow, prefetch, seconds,
+                List.of("--rate", Integer.toString(rate)), log, cpu);
+        List<Double> medians = new ArrayList<>();
+        List<Double> p99s = new ArrayList<>();
+        Matcher second = SECOND.matcher(output);
+        while (second.find()) {
+            if (Double.parseDouble(second.group(1)) > SETTLED_AFTER_S) {
+                medians.add(Double.parseDouble(second.group(3)) / 1000);
+                p99s.add(Double.parseDouble(second.group(6)) / 1000);
+            }
+        }
+        if (p99s.isEmpty()) {
+            throw new IllegalStateException("PerfTest printed no consumer latency after its first seconds, see " + log);
+        }
+        figures.put("raw_latency_p50_ms", Stats.median(medians));
+        figures.put("raw_latency_p99_ms", Stats.median(p99s));
+        figures.put("raw_latency_worst_p99_ms", p99s.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
+        for (String part : List.of("rabbitmq", "machine")) {
+            String key = "raw_latency_" + part + "_cpu_pct";
+            if (cpu.containsKey(key)) {
+                figures.put(key, cpu.get(key));
+            }
+        }
+    }
+
+    /** Runs PerfTest to its end and answers what it printed; with cpu given, also where the CPU went meanwhile. */
+    private static String perfTest(String uri, String queueType, int messageSize, int confirmWindow, int prefetch,
+                                   int seconds, List<String> extra, Path log, Map<String, Double> cpu) throws Exception {
         String classpath = System.getProperty("java.class.path");
-        List<String> command = List.of("java", "-cp", classpath, "com.rabbitmq.perf.PerfTest",
+        List<String> command = new ArrayList<>(List.of("java", "-cp", classpath, "com.rabbitmq.perf.PerfTest",
                 "--uri", uri, "--producers", "1", "--consumers", "1", "--size", Integer.toString(messageSize),
                 "--flag", "persistent", "--confirm", Integer.toString(confirmWindow), "--qos", Integer.toString(prefetch),
                 "--queue", "hookfan.bench.raw", "--auto-delete", "false", "--queue-args", "x-queue-type=" + queueType,
-                "--time", Integer.toString(seconds));
+                "--time", Integer.toString(seconds)));
+        command.addAll(extra);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        CpuMeter meter = cpu == null ? null : CpuMeter.start(process.pid());
         StringBuilder output = new StringBuilder();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream()))) {
             String line;
             while ((line = lines.readLine()) != null) {
                 output.append(line).append('\n');
+                // The run is over and PerfTest still alive to be read: the CPU figures cover the run alone.
+                if (meter != null && line.contains("test stopped")) {
+                    meter.stop("raw_latency", cpu);
+                    meter = null;
+                }
             }
         }
         int exit = process.waitFor();
         Files.writeString(log, String.join(" ", command) + "\n" + output);
-        Matcher rate = RECEIVING.matcher(output);
-        if (exit != 0 || !rate.find()) {
+        if (exit != 0) {
             throw new IllegalStateException("PerfTest failed (exit " + exit + "), see " + log);
         }
-        return Double.parseDouble(rate.group(1));
+        return output.toString();
     }
 }

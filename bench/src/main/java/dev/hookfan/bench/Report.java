@@ -45,6 +45,12 @@ final class Report {
                 new Row("latency_persisted_p99_ms", "publish → delivery row written, p99 ms", 1, "< 50"),
                 new Row("latency_post_p50_ms", "publish → subscriber got the POST, p50 ms", 1, ""),
                 new Row("latency_post_p99_ms", "publish → subscriber got the POST, p99 ms", 1, "")),
+            List.of(
+                new Row("raw_latency_p50_ms", "raw broker (PerfTest) at the same rate, publish → consumer p50 ms (median of its seconds after the 2nd)", 1, ""),
+                new Row("raw_latency_p99_ms", "raw broker (PerfTest) at the same rate, publish → consumer p99 ms (median of its seconds after the 2nd)", 1, ""),
+                new Row("raw_latency_worst_p99_ms", "raw broker (PerfTest) at the same rate, publish → consumer p99 ms of its worst second after the 2nd", 1, ""),
+                new Row("raw_latency_rabbitmq_cpu_pct", "raw broker (PerfTest) at the same rate, CPU of RabbitMQ, % of all cores", 0, ""),
+                new Row("raw_latency_machine_cpu_pct", "raw broker (PerfTest) at the same rate, CPU of the whole machine, % of all cores", 0, "")),
             statementRows("latency", "latency phase", "event"),
             cpuRows("latency", "latency phase", "publisher, subscriber"),
             List.of(
