@@ -1,6 +1,7 @@
 package dev.hookfan.events;
 
 import dev.hookfan.events.HandlersFailedException.HandlerFailure;
+import dev.hookfan.metrics.TaggedCounters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -24,19 +25,22 @@ public class IntegrationEventDispatcher {
     private final List<IntegrationEventHandler> handlers;
     private final IntegrationEventContext context;
     private final MeterRegistry metrics;
+    private final TaggedCounters unhandledByType;
 
     IntegrationEventDispatcher(Instance<IntegrationEventHandler> handlers, IntegrationEventContext context,
                                MeterRegistry metrics) {
         this.handlers = handlers.stream().toList();
         this.context = context;
         this.metrics = metrics;
+        // Every event of a type no handler takes lands here, as often as the exchange routes them.
+        this.unhandledByType = new TaggedCounters(metrics, "hookfan.events.unhandled", "type");
     }
 
     /** Completes with the number of handlers that ran, or fails with {@link HandlersFailedException}. */
     public Uni<Integer> dispatch(IntegrationEvent event) {
         List<IntegrationEventHandler> takers = handlers.stream().filter(handler -> handler.takes(event.type())).toList();
         if (takers.isEmpty()) {
-            metrics.counter("hookfan.events.unhandled", "type", event.type()).increment();
+            unhandledByType.increment(event.type());
             return Uni.createFrom().item(0);
         }
         List<HandlerFailure> failures = new CopyOnWriteArrayList<>();

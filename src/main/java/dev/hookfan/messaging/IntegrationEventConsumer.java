@@ -6,7 +6,7 @@ import dev.hookfan.events.IntegrationEventContext;
 import dev.hookfan.events.IntegrationEventDispatcher;
 import dev.hookfan.events.IntegrationEventParser;
 import dev.hookfan.events.MalformedEventException;
-import io.micrometer.core.instrument.Counter;
+import dev.hookfan.metrics.TaggedCounters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
@@ -15,9 +15,6 @@ import jakarta.inject.Singleton;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
-
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The only place that turns broker deliveries into {@link IntegrationEvent}s. Settles every message itself:
@@ -39,8 +36,7 @@ public class IntegrationEventConsumer {
     private final BrokerTopology topology;
     private final MessagingConfig config;
     private final MeterRegistry metrics;
-    /** Looked up once per type: finding a tagged counter in the registry on every event was a measurable share of CPU. */
-    private final Map<String, Counter> consumedByType = new ConcurrentHashMap<>();
+    private final TaggedCounters consumedByType;
 
     IntegrationEventConsumer(IntegrationEventContext context, IntegrationEventDispatcher dispatcher,
                              IntegrationEventParser parser, EventCopies copies, BrokerTopology topology,
@@ -52,6 +48,7 @@ public class IntegrationEventConsumer {
         this.topology = topology;
         this.config = config;
         this.metrics = metrics;
+        this.consumedByType = new TaggedCounters(metrics, "hookfan.events.consumed", "type");
     }
 
     /** Settles one message; {@link IntegrationEventStream} calls it for every message in hand, on the message's context. */
@@ -95,7 +92,7 @@ public class IntegrationEventConsumer {
             return Uni.createFrom().failure(e);
         }
         context.enter(messageId, traceparent(metadata));
-        consumedByType.computeIfAbsent(event.type(), type -> metrics.counter("hookfan.events.consumed", "type", type)).increment();
+        consumedByType.increment(event.type());
         return dispatcher.dispatch(event);
     }
 

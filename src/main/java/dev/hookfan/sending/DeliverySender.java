@@ -2,10 +2,10 @@ package dev.hookfan.sending;
 
 import dev.hookfan.batching.GroupCommit;
 import dev.hookfan.deliveries.DeliveryConfig;
+import dev.hookfan.metrics.TaggedCounters;
 import dev.hookfan.webhooks.WebhookDirectory;
 import dev.hookfan.webhooks.WebhookEndpoint;
 import dev.hookfan.webhooks.WebhookTargets;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.scheduler.Scheduled;
@@ -32,7 +32,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -76,8 +75,7 @@ public class DeliverySender {
     private final LostRequestSweep sweep;
     private final MeterRegistry metrics;
     private final Timer sendLatency;
-    /** Looked up once per outcome class, not in the registry on every send. */
-    private final Map<String, Counter> sendsByOutcome = new ConcurrentHashMap<>();
+    private final TaggedCounters sendsByOutcome;
     private final String userAgent;
     private final long leaseMillis;
     private final GroupCommit<List<String>, List<ClaimedDelivery>> claims;
@@ -102,6 +100,7 @@ public class DeliverySender {
         this.claims = new GroupCommit<>("claims", CLAIM_BATCH, CLAIMS_IN_FLIGHT, this::claimAll);
         this.subscribers = new SubscriberClient(vertx.getDelegate(), config.maxInFlight(), config.timeout());
         metrics.gauge("hookfan.deliveries.in_flight", permits, SendPermits::inFlight);
+        this.sendsByOutcome = new TaggedCounters(metrics, "hookfan.sends", "outcome");
         this.sendLatency = Timer.builder("hookfan.send.latency").publishPercentileHistogram().register(metrics);
     }
 
@@ -275,8 +274,7 @@ public class DeliverySender {
                 .onFailure().recoverWithItem(failure -> new AttemptOutcome(started, elapsedMs(startNanos), null, null,
                         failure.getClass().getSimpleName() + ": " + failure.getMessage(), null))
                 .invoke(outcome -> {
-                    sendsByOutcome.computeIfAbsent(outcomeClass(outcome), kind -> metrics.counter("hookfan.sends", "outcome", kind))
-                            .increment();
+                    sendsByOutcome.increment(outcomeClass(outcome));
                     sendLatency.record(outcome.durationMs(), TimeUnit.MILLISECONDS);
                 });
     }
