@@ -107,15 +107,14 @@ public final class Benchmark {
             publisher.delete("hookfan.bench.raw");
             log("  raw broker: %.0f msg/s", rawRates.get(run - 1));
             if (!options.ingestAloneOnly()) {
-                Map<String, Double> atRate = new LinkedHashMap<>();
                 int seconds = Math.min(options.latencySeconds(), 20);
-                RawBroker.atRate(AMQP_URI, options.queueType(), messageSize, CONFIRM_WINDOW, PREFETCH,
-                        options.latencyRate(), seconds, raw.resolve("perftest-" + run + "-at-rate.log"), atRate);
+                Map<String, Double> atRate = RawBroker.atRate(AMQP_URI, options.queueType(), messageSize, CONFIRM_WINDOW,
+                        PREFETCH, options.latencyRate(), seconds, raw.resolve("perftest-" + run + "-at-rate.log"));
                 publisher.delete("hookfan.bench.raw");
                 log("  raw broker at %d msg/s for %d s: consumer latency per second p50 %.1f ms, p99 %.1f ms (worst %.1f);"
                                 + " RabbitMQ %.0f %% of all cores", options.latencyRate(), seconds, atRate.get("raw_latency_p50_ms"),
                         atRate.get("raw_latency_p99_ms"), atRate.get("raw_latency_worst_p99_ms"),
-                        atRate.getOrDefault("raw_latency_rabbitmq_cpu_pct", Double.NaN));
+                        atRate.get("raw_latency_rabbitmq_cpu_pct"));
                 rawAtRate.add(atRate);
             }
         }

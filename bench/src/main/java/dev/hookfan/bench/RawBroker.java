@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -41,12 +42,12 @@ final class RawBroker {
     /**
      * The same producer and consumer held to the latency phase's rate: the broker's own publish → consume latency and
      * CPU at that rate, a part of the service's figures that no change to the service can remove. PerfTest prints
-     * percentiles per second, which do not merge: puts the median over its seconds of each second's median
+     * percentiles per second, which do not merge: answers the median over its seconds of each second's median
      * (raw_latency_p50_ms) and p99 (raw_latency_p99_ms), the worst second's p99 (raw_latency_worst_p99_ms), and
      * raw_latency_{rabbitmq,machine}_cpu_pct.
      */
-    static void atRate(String uri, String queueType, int messageSize, int confirmWindow, int prefetch, int rate,
-                       int seconds, Path log, Map<String, Double> figures) throws Exception {
+    static Map<String, Double> atRate(String uri, String queueType, int messageSize, int confirmWindow, int prefetch,
+                                      int rate, int seconds, Path log) throws Exception {
         Map<String, Double> cpu = new HashMap<>();
         String output = perfTest(uri, queueType, messageSize, confirmWindow, prefetch, seconds,
                 List.of("--rate", Integer.toString(rate)), log, cpu);
@@ -62,15 +63,14 @@ final class RawBroker {
         if (p99s.isEmpty()) {
             throw new IllegalStateException("PerfTest printed no consumer latency after its first seconds, see " + log);
         }
+        Map<String, Double> figures = new LinkedHashMap<>();
         figures.put("raw_latency_p50_ms", Stats.median(medians));
         figures.put("raw_latency_p99_ms", Stats.median(p99s));
         figures.put("raw_latency_worst_p99_ms", p99s.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
-        for (String part : List.of("rabbitmq", "machine")) {
-            String key = "raw_latency_" + part + "_cpu_pct";
-            if (cpu.containsKey(key)) {
-                figures.put(key, cpu.get(key));
-            }
-        }
+        // Of CpuMeter's shares, the "service" one here is PerfTest itself: only the broker's and the machine's are kept.
+        figures.put("raw_latency_rabbitmq_cpu_pct", cpu.get("raw_latency_rabbitmq_cpu_pct"));
+        figures.put("raw_latency_machine_cpu_pct", cpu.get("raw_latency_machine_cpu_pct"));
+        return figures;
     }
 
     /** Runs PerfTest to its end and answers what it printed; with cpu given, also where the CPU went meanwhile. */
@@ -99,8 +99,9 @@ final class RawBroker {
         }
         int exit = process.waitFor();
         Files.writeString(log, String.join(" ", command) + "\n" + output);
-        if (exit != 0) {
-            throw new IllegalStateException("PerfTest failed (exit " + exit + "), see " + log);
+        if (exit != 0 || meter != null) {
+            throw new IllegalStateException("PerfTest failed (exit " + exit + (meter != null ? ", never stopped" : "")
+                    + "), see " + log);
         }
         return output.toString();
     }
