@@ -44,7 +44,8 @@ public class AuditResource {
             parameters.and("since", instant(since));
         }
         if (cursor != null) {
-            query.append(" and (recordedAt > :at or (recordedAt = :at and id > :id))");
+            // The first condition bounds the index scan; PostgreSQL does not derive it from the second.
+            query.append(" and recordedAt >= :at and (recordedAt > :at or (recordedAt = :at and id > :id))");
             parameters.and("at", cursor.createdAt()).and("id", cursor.id());
         }
         return AuditEntry.<AuditEntry>find(query.append(" order by recordedAt, id").toString(), parameters)

@@ -6,6 +6,7 @@ import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Dispatch;
+import dev.hookfan.support.Pages;
 import dev.hookfan.support.Statements;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -63,6 +66,26 @@ class IdempotentHandlersTest {
     static String entitlements(String updatedAt, int maxWebhooks) {
         return Broker.event("billing.entitlements_updated", ORG,
                 "{\"updatedAt\":\"" + updatedAt + "\",\"limits\":{\"maxWebhooks\":" + maxWebhooks + "}}");
+    }
+
+    @Test
+    void should_page_audit_entries_in_recorded_order_without_duplicates_or_gaps_when_they_share_an_instant() {
+        OffsetDateTime instant = OffsetDateTime.parse("2026-12-02T10:00:00Z");
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            OffsetDateTime at = i < 7 ? instant : instant.plusSeconds(i);
+            String id = DeliveryIds.derive("m_" + i, "audit");
+            Database.update("insert into audit_entry (id, organization_id, source_message_id, event_type, recorded_at, data)"
+                    + " values (?, ?, ?, 'organization.member_removed', ?, '{}')", id, ORG, "m_" + i, at);
+            Database.update("insert into audit_entry (id, organization_id, source_message_id, event_type, recorded_at, data)"
+                    + " values (?, 'org_other', ?, 'organization.member_removed', ?, '{}')", DeliveryIds.derive("m_" + i, "audit-other"), "m_" + i, at);
+            expected.add(id);
+        }
+        expected.subList(0, 7).sort(null);
+
+        Pages.Walked walked = Pages.walk(3, "/organizations/{org}/audit-entries", ORG);
+        assertEquals(expected, walked.ids());
+        assertEquals(3, walked.pages());
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Dispatch;
+import dev.hookfan.support.Pages;
 import dev.hookfan.support.RecordingDeliveryRequests;
 import dev.hookfan.support.Statements;
 import io.quarkus.test.junit.QuarkusTest;
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -198,6 +201,33 @@ class WebhookFanOutTest {
         given().get("/organizations/{org}/webhooks/{id}/deliveries", "org_other", id).then().statusCode(404);
         given().queryParam("status", "bogus").get("/organizations/{org}/webhooks/{id}/deliveries", ORG, id)
                 .then().statusCode(400).body("errors[0].field", equalTo("status"));
+    }
+
+    @Test
+    void should_page_a_webhooks_deliveries_in_creation_order_without_duplicates_or_gaps_when_they_share_an_instant() {
+        String id = webhook(ORG, "[\"*\"]", true);
+        String other = webhook(ORG, "[\"*\"]", true);
+        // One fan-out batch writes all its rows at one instant: the listing must order them by id within it.
+        OffsetDateTime batch = OffsetDateTime.parse("2026-12-02T10:00:00Z");
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            OffsetDateTime at = i < 7 ? batch : batch.plusSeconds(i);
+            String deliveryId = DeliveryIds.derive("m_" + i, id);
+            insertCancelled(deliveryId, id, at);
+            insertCancelled(DeliveryIds.derive("m_" + i, other), other, at);
+            expected.add(deliveryId);
+        }
+        expected.subList(0, 7).sort(null);
+
+        Pages.Walked walked = Pages.walk(3, "/organizations/{org}/webhooks/{id}/deliveries", ORG, id);
+        assertEquals(expected, walked.ids());
+        assertEquals(3, walked.pages());
+    }
+
+    static void insertCancelled(String deliveryId, String webhookId, OffsetDateTime createdAt) {
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, message_id, event_type, payload,"
+                + " status, created_at) values (?, ?, ?, ?, 'organization.member_removed', '{}', 'cancelled', ?)",
+                deliveryId, webhookId, ORG, deliveryId, createdAt);
     }
 
     @Test

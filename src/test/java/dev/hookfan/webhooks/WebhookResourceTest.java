@@ -1,6 +1,7 @@
 package dev.hookfan.webhooks;
 
 import dev.hookfan.support.Database;
+import dev.hookfan.support.Pages;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -130,21 +131,10 @@ class WebhookResourceTest {
             created.add(createdId(ORG, "https://localhost/" + i, "[\"*\"]"));
         }
         createdId("org_other", "https://localhost/other", "[\"*\"]");
-        List<String> seen = new ArrayList<>();
-        String after = null;
-        int pages = 0;
-        do {
-            var request = given().queryParam("limit", 3);
-            if (after != null) {
-                request.queryParam("after", after);
-            }
-            Response page = request.get(BASE, ORG).then().statusCode(200).extract().response();
-            seen.addAll(page.path("items.id"));
-            after = page.path("next");
-            pages++;
-        } while (after != null);
+        Pages.Walked walked = Pages.walk(3, BASE, ORG);
+        List<String> seen = walked.ids();
         assertEquals(created, seen);
-        assertEquals(3, pages);
+        assertEquals(3, walked.pages());
         assertEquals(seen.size(), new HashSet<>(seen).size());
         given().get(BASE, ORG).then().body("items.size()", is(7)).body("next", nullValue());
         given().queryParam("limit", 0).get(BASE, ORG).then().statusCode(400).body("errors[0].field", equalTo("limit"));
