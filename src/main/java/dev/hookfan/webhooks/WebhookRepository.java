@@ -29,11 +29,12 @@ public class WebhookRepository implements PanacheRepositoryBase<Webhook, String>
     }
 
     public Uni<List<Webhook>> page(String organizationId, Cursor after, int limit) {
-        var query = after == null
-                ? find("organizationId = ?1 order by createdAt, id", organizationId)
-                : find("organizationId = ?1 and (createdAt > ?2 or (createdAt = ?2 and id > ?3)) order by createdAt, id",
-                organizationId, after.createdAt(), after.id());
-        return query.page(0, limit + 1).list();
+        if (after == null) {
+            return find("organizationId = ?1 order by createdAt, id", organizationId).page(0, limit + 1).list();
+        }
+        // The first condition on the instant bounds the index scan; PostgreSQL does not derive it from the second.
+        return find("organizationId = ?1 and createdAt >= ?2 and (createdAt > ?2 or (createdAt = ?2 and id > ?3))"
+                + " order by createdAt, id", organizationId, after.createdAt(), after.id()).page(0, limit + 1).list();
     }
 
     public Uni<Long> countOf(String organizationId) {

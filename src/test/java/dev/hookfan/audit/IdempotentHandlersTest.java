@@ -75,10 +75,8 @@ class IdempotentHandlersTest {
         for (int i = 0; i < 9; i++) {
             OffsetDateTime at = i < 7 ? instant : instant.plusSeconds(i);
             String id = DeliveryIds.derive("m_" + i, "audit");
-            Database.update("insert into audit_entry (id, organization_id, source_message_id, event_type, recorded_at, data)"
-                    + " values (?, ?, ?, 'organization.member_removed', ?, '{}')", id, ORG, "m_" + i, at);
-            Database.update("insert into audit_entry (id, organization_id, source_message_id, event_type, recorded_at, data)"
-                    + " values (?, 'org_other', ?, 'organization.member_removed', ?, '{}')", DeliveryIds.derive("m_" + i, "audit-other"), "m_" + i, at);
+            insertEntry(id, ORG, "m_" + i, at);
+            insertEntry(DeliveryIds.derive("m_" + i, "audit-other"), "org_other", "m_" + i, at);
             expected.add(id);
         }
         expected.subList(0, 7).sort(null);
@@ -86,6 +84,11 @@ class IdempotentHandlersTest {
         Pages.Walked walked = Pages.walk(3, "/organizations/{org}/audit-entries", ORG);
         assertEquals(expected, walked.ids());
         assertEquals(3, walked.pages());
+    }
+
+    static void insertEntry(String id, String organizationId, String messageId, OffsetDateTime recordedAt) {
+        Database.update("insert into audit_entry (id, organization_id, source_message_id, event_type, recorded_at, data)"
+                + " values (?, ?, ?, 'organization.member_removed', ?, '{}')", id, organizationId, messageId, recordedAt);
     }
 
     @Test
