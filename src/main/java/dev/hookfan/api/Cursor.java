@@ -13,6 +13,14 @@ public record Cursor(Instant createdAt, String id) {
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_LIMIT = 200;
 
+    /**
+     * The HQL condition for rows after this cursor, on the given instant field and {@code id}, with parameters
+     * {@code :at} and {@code :id}. Its first part bounds the index scan; PostgreSQL does not derive it from the rest.
+     */
+    public static String after(String instantField) {
+        return instantField + " >= :at and (" + instantField + " > :at or (" + instantField + " = :at and id > :id))";
+    }
+
     public String encode() {
         long micros = ChronoUnit.MICROS.between(Instant.EPOCH, createdAt);
         return Base64.getUrlEncoder().withoutPadding()

@@ -44,8 +44,7 @@ public class AuditResource {
             parameters.and("since", instant(since));
         }
         if (cursor != null) {
-            // The first condition bounds the index scan; PostgreSQL does not derive it from the second.
-            query.append(" and recordedAt >= :at and (recordedAt > :at or (recordedAt = :at and id > :id))");
+            query.append(" and ").append(Cursor.after("recordedAt"));
             parameters.and("at", cursor.createdAt()).and("id", cursor.id());
         }
         return AuditEntry.<AuditEntry>find(query.append(" order by recordedAt, id").toString(), parameters)

@@ -100,8 +100,7 @@ public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery
             parameters.and("status", status);
         }
         if (after != null) {
-            // The first condition bounds the index scan; PostgreSQL does not derive it from the second.
-            query.append(" and createdAt >= :at and (createdAt > :at or (createdAt = :at and id > :id))");
+            query.append(" and ").append(Cursor.after("createdAt"));
             parameters.and("at", after.createdAt()).and("id", after.id());
         }
         return find(query.append(" order by createdAt, id").toString(), parameters).page(0, limit + 1).list();

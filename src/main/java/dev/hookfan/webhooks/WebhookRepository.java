@@ -1,6 +1,7 @@
 package dev.hookfan.webhooks;
 
 import dev.hookfan.api.Cursor;
+import io.quarkus.panache.common.Parameters;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
@@ -32,9 +33,9 @@ public class WebhookRepository implements PanacheRepositoryBase<Webhook, String>
         if (after == null) {
             return find("organizationId = ?1 order by createdAt, id", organizationId).page(0, limit + 1).list();
         }
-        // The first condition on the instant bounds the index scan; PostgreSQL does not derive it from the second.
-        return find("organizationId = ?1 and createdAt >= ?2 and (createdAt > ?2 or (createdAt = ?2 and id > ?3))"
-                + " order by createdAt, id", organizationId, after.createdAt(), after.id()).page(0, limit + 1).list();
+        return find("organizationId = :org and " + Cursor.after("createdAt") + " order by createdAt, id",
+                Parameters.with("org", organizationId).and("at", after.createdAt()).and("id", after.id()))
+                .page(0, limit + 1).list();
     }
 
     public Uni<Long> countOf(String organizationId) {
