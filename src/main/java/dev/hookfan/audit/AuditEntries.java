@@ -1,6 +1,7 @@
 package dev.hookfan.audit;
 
 import dev.hookfan.batching.GroupCommit;
+import dev.hookfan.batching.OptimisticInsert;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -32,10 +33,10 @@ class AuditEntries {
     private static final String RECORDED = "select a.source_message_id, a.organization_id from audit_entry a"
             + " join unnest($1::varchar[], $2::varchar[]) as t(source_message_id, organization_id)"
             + " on a.source_message_id = t.source_message_id and a.organization_id = t.organization_id";
-    private static final String INSERT = "insert into audit_entry (id, organization_id, source_message_id, event_type,"
+    private static final OptimisticInsert INSERT = new OptimisticInsert("insert into audit_entry (id, organization_id, source_message_id, event_type,"
             + " occurred_at, recorded_at, data) select * from unnest($1::varchar[], $2::varchar[], $3::varchar[],"
-            + " $4::varchar[], $5::timestamptz[], $6::timestamptz[], $7::text[])"
-            + " on conflict (source_message_id, organization_id) do nothing";
+            + " $4::varchar[], $5::timestamptz[], $6::timestamptz[], $7::text[])%s",
+            "on conflict (source_message_id, organization_id) do nothing");
 
     /** One entry to record, keyed by the message it came from and its organization. */
     record NewEntry(String id, String organizationId, String sourceMessageId, String eventType, Instant occurredAt,
@@ -73,7 +74,7 @@ class AuditEntries {
                 .map(ignored -> Collections.nCopies(batch.size(), (Void) null));
     }
 
-    /** A concurrent copy that got there first conflicts on the unique index and adds nothing. */
+    /** A concurrent copy that got there first conflicts on the unique index and adds nothing ({@link OptimisticInsert}). */
     private Uni<Void> insert(List<NewEntry> entries) {
         int size = entries.size();
         String[] ids = new String[size];
@@ -93,7 +94,7 @@ class AuditEntries {
             recorded[i] = entry.recordedAt().atOffset(ZoneOffset.UTC);
             data[i] = entry.data();
         }
-        return pool.preparedQuery(INSERT).execute(Tuple.tuple().addArrayOfString(ids).addArrayOfString(organizations)
+        return INSERT.execute(pool, Tuple.tuple().addArrayOfString(ids).addArrayOfString(organizations)
                         .addArrayOfString(messages).addArrayOfString(types).addArrayOfOffsetDateTime(occurred)
                         .addArrayOfOffsetDateTime(recorded).addArrayOfString(data))
                 .replaceWithVoid();

@@ -1,6 +1,7 @@
 package dev.hookfan.deliveries;
 
 import dev.hookfan.api.Cursor;
+import dev.hookfan.batching.OptimisticInsert;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -21,16 +22,16 @@ public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery
 
     private static final String EXISTING_IDS = "select id from webhook_delivery where id = any($1)";
     /** The rows, and one sweep row naming those inserted (V8): no next_attempt_at, so no entry in the due index. */
-    private static final String INSERT_IF_ABSENT = "with inserted as (insert into webhook_delivery (id, webhook_id, payload,"
+    private static final OptimisticInsert INSERT_IF_ABSENT = new OptimisticInsert("with inserted as (insert into webhook_delivery (id, webhook_id, payload,"
             + " organization_id, message_id, event_type, traceparent, status, attempts, created_at)"
             + " select t.id, t.webhook_id, t.payload, t.organization_id, t.message_id, t.event_type, t.traceparent,"
             + " 'pending', 0, $9"
             + " from unnest($1::varchar[], $2::varchar[], $3::text[], $4::varchar[], $5::varchar[], $6::varchar[],"
             + " $7::varchar[]) as t(id, webhook_id, payload, organization_id, message_id, event_type, traceparent)"
-            + " on conflict (id) do nothing returning id),"
+            + "%s returning id),"
             + " swept as (insert into delivery_sweep (delivery_ids, due_at) select array_agg(id), $8 from inserted"
             + " having count(*) > 0)"
-            + " select id from inserted";
+            + " select id from inserted", "on conflict (id) do nothing");
     private static final String ATTEMPTS = "select attempt_number, started_at, duration_ms, response_status, response_body,"
             + " error from delivery_attempt_history where delivery_id = $1 order by attempt_number";
 
@@ -52,7 +53,8 @@ public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery
 
     /**
      * Inserts the rows in one statement, its own transaction, and returns the ids actually inserted: a concurrent
-     * attempt that got there first makes its rows conflict, not fail, so both attempts succeed with one row each.
+     * attempt that got there first makes its rows conflict, not fail, so both attempts succeed with one row each
+     * ({@link OptimisticInsert}: the conflict check only runs once a plain insert has met such a row).
      * Straight on the reactive pool, as one prepared statement whatever the number of rows: through Hibernate, every
      * native INSERT … RETURNING added a query plan that was never found again, and searching that cache took 15 % of
      * the service's CPU under load (JFR, bench/run.sh).
@@ -79,7 +81,7 @@ public class DeliveryRepository implements PanacheRepositoryBase<WebhookDelivery
         }
         // Fresh rows belong to the fast path; the poller makes them due only after the grace (LostRequestSweep).
         arguments.addOffsetDateTime(now.plus(sweepGrace).atOffset(ZoneOffset.UTC)).addOffsetDateTime(now.atOffset(ZoneOffset.UTC));
-        return pool.preparedQuery(INSERT_IF_ABSENT).execute(arguments).map(DeliveryRepository::ids);
+        return INSERT_IF_ABSENT.execute(pool, arguments).map(DeliveryRepository::ids);
     }
 
     private static List<String> ids(RowSet<Row> rows) {

@@ -131,6 +131,29 @@ class IdempotentHandlersTest {
     }
 
     @Test
+    void should_add_nothing_when_another_writer_commits_the_entry_after_the_lookup_missed_it() throws Exception {
+        String messageId = Broker.newMessageId();
+        IntegrationEvent event = new IntegrationEvent("organization.member_removed", ORG, Instant.now(),
+                JsonNodeFactory.instance.objectNode().put("memberId", "m_8"));
+        Statements statements = Statements.countedFromNow();
+
+        java.util.concurrent.CompletableFuture<Void> recorded;
+        // Not committed yet: the lookup misses it, and the insert waits on its key.
+        try (AutoCloseable otherWriter = Database.committingOnClose("insert into audit_entry (id, organization_id,"
+                + " source_message_id, event_type, recorded_at, data) values ('theirs', ?, ?, 'organization.member_removed',"
+                + " now(), '{}')", ORG, messageId)) {
+            recorded = dispatch.start(recorder, messageId, event);
+            await().atMost(Duration.ofSeconds(10)).until(() -> Database.waitingForALock("insert into audit_entry%") == 1);
+        }
+        recorded.get(10, java.util.concurrent.TimeUnit.SECONDS);
+
+        assertEquals(1, auditEntries(messageId));
+        assertEquals(1, Database.count("select count(*) from audit_entry where source_message_id = ? and id = 'theirs'", messageId));
+        // The plain insert met the committed key and failed whole; the one that skips conflicts ran after it.
+        assertEquals(1, statements.calls("insert into audit_entry%on conflict%"), statements.ran());
+    }
+
+    @Test
     void should_fail_loudly_when_recording_outside_a_consumer() {
         IntegrationEvent event = new IntegrationEvent("organization.member_removed", ORG, Instant.now(),
                 JsonNodeFactory.instance.objectNode());

@@ -248,6 +248,46 @@ class WebhookFanOutTest {
     }
 
     @Test
+    void should_write_only_the_rows_another_writer_committed_after_the_lookup_missed_them() throws Exception {
+        String first = webhook(ORG, "[\"*\"]", true);
+        String second = webhook(ORG, "[\"*\"]", true);
+        String messageId = Broker.newMessageId();
+        String theirs = DeliveryIds.derive(messageId, first);
+        String ours = DeliveryIds.derive(messageId, second);
+
+        CompletableFuture<Void> handled;
+        // The other writer's row is not committed yet: the lookup misses it and the insert waits on its key.
+        try (AutoCloseable otherWriter = Database.committingOnClose("insert into webhook_delivery (id, webhook_id,"
+                + " organization_id, message_id, event_type, payload, status, created_at) values (?, ?, ?, ?,"
+                + " 'organization.member_removed', '{}', 'cancelled', now())", theirs, first, ORG, messageId)) {
+            handled = dispatch.start(dispatcher, messageId, event("organization.member_removed"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> Database.waitingForALock("with inserted as (insert into webhook_delivery%") == 1);
+        }
+        handled.get(10, TimeUnit.SECONDS);
+
+        assertEquals(2, deliveries(messageId));
+        assertEquals(1, Database.count("select count(*) from webhook_delivery where id = ? and status = 'cancelled'", theirs));
+        // Only the row this attempt wrote is requested and has a sweep row.
+        assertEquals(List.of(ours), List.copyOf(RecordingDeliveryRequests.REQUESTED));
+        assertEquals(1, Database.count("select count(*) from delivery_sweep where ? = any(delivery_ids)", ours));
+        assertEquals(0, Database.count("select count(*) from delivery_sweep where ? = any(delivery_ids)", theirs));
+    }
+
+    @Test
+    void should_insert_fresh_rows_without_checking_each_for_a_conflict() {
+        webhook(ORG, "[\"*\"]", true);
+        String messageId = Broker.newMessageId();
+        Statements statements = Statements.countedFromNow();
+
+        dispatch.run(dispatcher, messageId, event("organization.member_removed"));
+
+        // ON CONFLICT checks the unique index before each row: only a unique violation makes the insert pay for it.
+        assertEquals(1, statements.calls("with inserted as (insert into webhook_delivery%"), statements.ran());
+        assertEquals(0, statements.calls("%on conflict%"), statements.ran());
+        assertEquals(1, deliveries(messageId));
+    }
+
+    @Test
     void should_fan_out_once_when_the_broker_delivers_the_same_message_twice() {
         webhook(ORG, "[\"organization.member_removed\"]", true);
         webhook(ORG, "[\"*\"]", true);

@@ -48,6 +48,20 @@ public final class Database {
 
     /** Runs the statement in a transaction left open until closed, then rolled back: what it locked stays locked. */
     public static AutoCloseable holding(String sql, Object... parameters) {
+        return openUntilClosed(false, sql, parameters);
+    }
+
+    /** Runs the statement in a transaction left open until closed, then committed: another writer, just in time. */
+    public static AutoCloseable committingOnClose(String sql, Object... parameters) {
+        return openUntilClosed(true, sql, parameters);
+    }
+
+    /** How many of the service's statements like this one wait for a lock (on a row another transaction holds). */
+    public static long waitingForALock(String statementLike) {
+        return count("select count(*) from pg_stat_activity where wait_event_type = 'Lock' and query like ?", statementLike);
+    }
+
+    private static AutoCloseable openUntilClosed(boolean commit, String sql, Object... parameters) {
         try {
             Connection connection = connect();
             connection.setAutoCommit(false);
@@ -56,7 +70,11 @@ public final class Database {
             }
             return () -> {
                 try (connection) {
-                    connection.rollback();
+                    if (commit) {
+                        connection.commit();
+                    } else {
+                        connection.rollback();
+                    }
                 }
             };
         } catch (SQLException e) {
