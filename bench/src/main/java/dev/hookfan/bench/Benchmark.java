@@ -191,12 +191,13 @@ public final class Benchmark {
             long[] updatesBefore = sender(figures);
             cpu.stop("sender", figures);
             phaseStatements("sender", "sender", options.events(), "delivery", run, figures);
-            heapOnlyUpdates(updatesBefore, figures);
+            long[] latencyUpdatesBefore = heapOnlyUpdates("sender", updatesBefore, figures);
             startPhaseStatements();
             cpu = CpuMeter.start(service.pid());
             latency(figures);
             cpu.stop("latency", figures);
             phaseStatements("latency", "latency phase", options.latencyRate() * options.latencySeconds(), "event", run, figures);
+            heapOnlyUpdates("latency", latencyUpdatesBefore, figures);
             figures.put("peak_rss_mib", service.residentMiB("VmHWM"));
             long dead = publisher.count(DLQ);
             if (dead != 0) {
@@ -403,7 +404,7 @@ public final class Benchmark {
 
     /**
      * 5: the sender alone: pending deliveries whose delivery_requested messages are published at once. Returns the
-     * delivery row updates before it, for {@link #heapOnlyUpdates}.
+     * delivery row updates before it, for {@link #heapOnlyUpdates(String, long[], Map)}.
      */
     private long[] sender(Map<String, Double> figures) throws Exception {
         int count = options.events();
@@ -447,13 +448,17 @@ public final class Benchmark {
                 + " order by " + orderBy + " desc");
     }
 
-    /** After the sender phase and its CPU figures: how many of its delivery row updates were heap-only. */
-    private void heapOnlyUpdates(long[] updatesBefore, Map<String, Double> figures) throws Exception {
+    /**
+     * After a phase and its CPU figures: how many of its delivery row updates were heap-only (an update that finds no
+     * room on its row's page writes new entries in every index). Answers the counts it read, the next phase's start.
+     */
+    private long[] heapOnlyUpdates(String phase, long[] updatesBefore, Map<String, Double> figures) throws Exception {
         awaitStatisticsReported();
         long[] updatesAfter = deliveryUpdates();
         double heapOnly = 100.0 * (updatesAfter[1] - updatesBefore[1]) / Math.max(1, updatesAfter[0] - updatesBefore[0]);
-        figures.put("sender_heap_only_updates_pct", heapOnly);
-        log("  sender: %d delivery row updates, %.1f %% of them heap-only", updatesAfter[0] - updatesBefore[0], heapOnly);
+        figures.put(phase + "_heap_only_updates_pct", heapOnly);
+        log("  %s: %d delivery row updates, %.1f %% of them heap-only", phase, updatesAfter[0] - updatesBefore[0], heapOnly);
+        return updatesAfter;
     }
 
     /** An idle backend reports its table statistics within 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL). */

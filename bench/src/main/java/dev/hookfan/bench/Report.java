@@ -44,7 +44,8 @@ final class Report {
                 new Row("latency_persisted_p50_ms", "publish → delivery row written, p50 ms", 1, ""),
                 new Row("latency_persisted_p99_ms", "publish → delivery row written, p99 ms", 1, "< 50"),
                 new Row("latency_post_p50_ms", "publish → subscriber got the POST, p50 ms", 1, ""),
-                new Row("latency_post_p99_ms", "publish → subscriber got the POST, p99 ms", 1, "")),
+                new Row("latency_post_p99_ms", "publish → subscriber got the POST, p99 ms", 1, ""),
+                new Row("latency_heap_only_updates_pct", "latency phase, delivery row updates that were heap-only (no index entries), %", 0, "")),
             List.of(
                 new Row("raw_latency_p50_ms", "raw broker (PerfTest) at the same rate, publish → consumer p50 ms (median of its seconds after the 2nd)", 1, ""),
                 new Row("raw_latency_p99_ms", "raw broker (PerfTest) at the same rate, publish → consumer p99 ms (median of its seconds after the 2nd)", 1, ""),
