@@ -4,5 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/services.sh
+# The fault suite stops and starts PostgreSQL and RabbitMQ: as root, or through sudo -n (no password prompt).
+if [ "$(id -u)" -ne 0 ] && ! sudo -n true 2>/dev/null; then
+  echo "test: not root and no passwordless sudo: FaultSuiteIT will be skipped (see the README's Tests section)" >&2
+fi
 export QUARKUS_DATASOURCE_PASSWORD="${QUARKUS_DATASOURCE_PASSWORD:-postgres}"
 exec ./mvnw -B verify "$@"

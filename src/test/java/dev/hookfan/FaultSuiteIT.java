@@ -11,6 +11,7 @@ import com.rabbitmq.client.GetResponse;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -103,6 +104,14 @@ class FaultSuiteIT {
         }
         receiver.close();
         broker.close();
+    }
+
+    @BeforeAll
+    static void checkPrivileges() {
+        if (!canRunPrivileged()) {
+            System.err.println(NEEDS_ROOT);
+            Assumptions.abort(NEEDS_ROOT);
+        }
     }
 
     @BeforeAll
@@ -214,7 +223,7 @@ class FaultSuiteIT {
         webhooks(1);
         publish(20);
         await().atMost(Duration.ofSeconds(30)).until(() -> rows() == 20);
-        run("pg_ctlcluster", "--skip-systemctl-redirect", postgresVersion(), "main", "stop", "-m", "fast");
+        privileged("pg_ctlcluster", postgresVersion(), "main", "stop", "-m", "fast");
         List<String> during = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             String id = Broker.newMessageId();
@@ -270,14 +279,14 @@ class FaultSuiteIT {
     void an_instance_started_while_the_broker_is_down_consumes_once_it_is_back() throws Exception {
         webhooks(1);
         first.kill();
-        run("rabbitmqctl", "stop_app");
+        privileged("rabbitmqctl", "stop_app");
         first.launch();
         // Up without the broker: not ready, and its consumers not connected, but still running.
         Thread.sleep(8000);
         assertTrue(first.running());
         assertEquals(503, first.status("/q/health/ready"));
-        run("rabbitmqctl", "start_app");
-        run("rabbitmqctl", "await_startup");
+        privileged("rabbitmqctl", "start_app");
+        privileged("rabbitmqctl", "await_startup");
         broker.close();
         broker = Broker.connect();
         second.kill();
@@ -288,12 +297,12 @@ class FaultSuiteIT {
     }
 
     void restartBroker() throws Exception {
-        run("rabbitmqctl", "stop_app");
+        privileged("rabbitmqctl", "stop_app");
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> first.status("/q/health/ready") == 503 && second.status("/q/health/ready") == 503);
         Thread.sleep(3000);
-        run("rabbitmqctl", "start_app");
-        run("rabbitmqctl", "await_startup");
+        privileged("rabbitmqctl", "start_app");
+        privileged("rabbitmqctl", "await_startup");
         broker.close();
         broker = Broker.connect();
     }
@@ -319,7 +328,7 @@ class FaultSuiteIT {
         // in between by the outage is rightly retried until it, too, is dead-lettered.
         await().atMost(Duration.ofSeconds(30)).until(() -> rows() == 10
                 && Database.count("select count(*) from audit_entry where organization_id = ?", org) == 10);
-        run("pg_ctlcluster", "--skip-systemctl-redirect", postgresVersion(), "main", "stop", "-m", "fast");
+        privileged("pg_ctlcluster", postgresVersion(), "main", "stop", "-m", "fast");
         List<String> during = publish(20);
         // 1 + 2 + 4 + 4 + 4 s of pauses: the whole schedule runs out while the database is still down.
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> broker.count(Broker.DLQ) >= 20);
@@ -353,13 +362,13 @@ class FaultSuiteIT {
             second.close();
             for (String queue : List.of(LOST_QUEUE, LOST_DELIVERIES, LOST_QUEUE + ".retry.1000ms", LOST_QUEUE + ".retry.2000ms",
                     LOST_QUEUE + ".retry.4000ms")) {
-                run("rabbitmqctl", "delete_queue", "-p", VHOST, queue);
+                privileged("rabbitmqctl", "delete_queue", "-p", VHOST, queue);
             }
         }
     }
 
     private void sentBySweepAfterLosingTheFollowUps() throws Exception {
-        assertEquals(0, run("rabbitmqctl", "delete_queue", "-p", VHOST, LOST_DELIVERIES));
+        assertEquals(0, privileged("rabbitmqctl", "delete_queue", "-p", VHOST, LOST_DELIVERIES));
         List<String> events = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             String id = Broker.newMessageId();
@@ -422,13 +431,52 @@ class FaultSuiteIT {
     static void restoreServices() {
         try {
             if (run("pg_isready", "-q", "-h", "127.0.0.1") != 0) {
-                run("pg_ctlcluster", "--skip-systemctl-redirect", postgresVersion(), "main", "start");
+                privileged("pg_ctlcluster", postgresVersion(), "main", "start");
                 await().atMost(Duration.ofSeconds(30)).until(() -> run("pg_isready", "-q", "-h", "127.0.0.1") == 0);
             }
-            run("rabbitmqctl", "start_app");
-            run("rabbitmqctl", "await_startup");
+            privileged("rabbitmqctl", "start_app");
+            privileged("rabbitmqctl", "await_startup");
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    static final String NEEDS_ROOT = "FaultSuiteIT skipped: it stops and starts RabbitMQ and PostgreSQL, so it needs root"
+            + " or passwordless sudo for rabbitmqctl and pg_ctlcluster (see the README's Tests section)";
+    static final boolean ROOT = "0".equals(output("id", "-u"));
+
+    /** rabbitmqctl and pg_ctlcluster need root: run directly as root, through sudo -n otherwise (never prompts). */
+    static int privileged(String tool, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        if (!ROOT) {
+            command.addAll(List.of("sudo", "-n"));
+        }
+        command.add(path(tool));
+        command.addAll(List.of(args));
+        return run(command.toArray(String[]::new));
+    }
+
+    static boolean canRunPrivileged() {
+        try {
+            return ROOT || (run("sudo", "-n", "-l", path("pg_ctlcluster")) == 0 && run("sudo", "-n", "-l", path("rabbitmqctl")) == 0);
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** The full path of a tool: /usr/sbin is not on a normal user's PATH, and sudo -n wants it exact. */
+    static String path(String tool) {
+        return java.util.stream.Stream.of("/usr/sbin/", "/usr/bin/", "/sbin/", "/bin/").map(dir -> dir + tool)
+                .filter(file -> Files.isExecutable(Path.of(file))).findFirst().orElse(tool);
+    }
+
+    static String output(String... command) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return process.waitFor() == 0 ? out : "";
+        } catch (Exception e) {
+            return "";
         }
     }
 
