@@ -87,10 +87,11 @@ fi
 # --- one fresh machine per user ---------------------------------------------------------------------------------
 NS_HOLDER=""; NS_PID=""; SLIRP_PID=""
 cleanup() {
-  [ -n "$SLIRP_PID" ] && kill "$SLIRP_PID" 2>/dev/null && wait "$SLIRP_PID" 2>/dev/null
+  if [ -n "$SLIRP_PID" ]; then kill "$SLIRP_PID" 2>/dev/null || true; wait "$SLIRP_PID" 2>/dev/null || true; fi
   # The namespace's PID 1 is the holder's child: when it goes, the kernel kills every process in the namespace
   # (PostgreSQL, RabbitMQ, Java), and the mounts vanish with the last of them.
-  [ -n "$NS_HOLDER" ] && kill "$NS_HOLDER" 2>/dev/null && wait "$NS_HOLDER" 2>/dev/null
+  if [ -n "$NS_PID" ]; then kill -KILL "$NS_PID" 2>/dev/null || true; fi
+  if [ -n "$NS_HOLDER" ]; then wait "$NS_HOLDER" 2>/dev/null || true; fi
   NS_HOLDER=""; NS_PID=""; SLIRP_PID=""
   return 0
 }
@@ -105,7 +106,7 @@ as_user() {
     in_ns chroot "$ROOT" /usr/bin/env -i HOME=/root USER=root LOGNAME=root LANG=C.UTF-8 TERM=dumb \
       PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "cd /root/hookfan && $line"
   else
-    in_ns chroot "$ROOT" /usr/bin/env -i LANG=C.UTF-8 TERM=dumb runuser -l "$user" -c "cd ~/hookfan && $line"
+    in_ns chroot "$ROOT" /usr/bin/env -i LANG=C.UTF-8 TERM=dumb /usr/sbin/runuser -l "$user" -c "cd ~/hookfan && $line"
   fi
 }
 
@@ -116,7 +117,7 @@ network_up() {
   echo "fresh-machine-check: slirp4netns did not configure tap0 (see $LOGS/slirp4netns.log)" >&2; return 1
 }
 network_down() {
-  kill "$SLIRP_PID" 2>/dev/null; wait "$SLIRP_PID" 2>/dev/null || true; SLIRP_PID=""
+  kill "$SLIRP_PID" 2>/dev/null || true; wait "$SLIRP_PID" 2>/dev/null || true; SLIRP_PID=""
   for _ in $(seq 1 50); do in_ns ip link show tap0 >/dev/null 2>&1 || return 0; sleep 0.2; done
   return 1
 }
@@ -159,7 +160,7 @@ run_until_ready() {
   # Stop Hookfan (run.sh execs java, so the pid file names it).
   in_ns chroot "$ROOT" /bin/bash -c 'kill $(cat /tmp/hookfan-run.pid) 2>/dev/null; true'
   for _ in $(seq 1 30); do kill -0 "$runner" 2>/dev/null || break; sleep 1; done
-  kill "$runner" 2>/dev/null; wait "$runner" 2>/dev/null || true
+  kill "$runner" 2>/dev/null || true; wait "$runner" 2>/dev/null || true
   return $ok
 }
 
