@@ -144,6 +144,12 @@ new_machine() {
   in_ns mount --rbind /dev "$ROOT/dev"
   in_ns mount --rbind /sys "$ROOT/sys"
   in_ns mount -t tmpfs tmpfs "$ROOT/run"
+  # Certificate authorities this host's administrator added (e.g. a TLS-inspecting egress proxy): a fresh machine
+  # on this network needs them too, for curl and Java (Maven) to reach Maven Central over HTTPS.
+  if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+    cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+    in_ns chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin update-ca-certificates
+  fi
   network_up
 }
 
