@@ -17,7 +17,7 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response api(ApiException e) {
-        return e.problem().toResponse();
+        return e instanceof RateLimited limited ? limited.toResponse() : e.problem().toResponse();
     }
 
     @ServerExceptionMapper

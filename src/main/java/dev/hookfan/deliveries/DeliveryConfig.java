@@ -52,6 +52,22 @@ public interface DeliveryConfig {
     @WithDefault("16")
     int maxInFlightPerWebhook();
 
+    /** Sends at once for one organization, so one tenant's slow subscribers cannot hold every send. */
+    @WithDefault("64")
+    int maxInFlightPerOrganization();
+
+    /** Deliveries waiting in this instance for room to start, in order per webhook; the rest wait in the database. */
+    @WithDefault("100000")
+    int maxQueued();
+
+    /** Deliveries waiting in this instance for one webhook; beyond, its backlog is brought back from the database as it drains. */
+    @WithDefault("10000")
+    int maxQueuedPerWebhook();
+
+    /** Test sends and redeliveries one organization may ask for per minute (429 with Retry-After beyond). */
+    @WithDefault("60")
+    int manualSendsPerMinute();
+
     /** A webhook whose deliveries have all failed for this long is disabled. */
     @WithDefault("5D")
     Duration disableAfter();

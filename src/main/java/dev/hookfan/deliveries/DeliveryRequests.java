@@ -8,5 +8,5 @@ import java.util.List;
 public interface DeliveryRequests {
 
     /** Completes once every request is confirmed by the broker. */
-    Uni<Void> request(List<String> deliveryIds);
+    Uni<Void> request(List<RequestedDelivery> deliveries);
 }

@@ -35,10 +35,12 @@ public class DeliveryResource {
 
     private final DeliveryRepository deliveries;
     private final DeliveryRequests requests;
+    private final ManualSendLimit limit;
 
-    DeliveryResource(DeliveryRepository deliveries, DeliveryRequests requests) {
+    DeliveryResource(DeliveryRepository deliveries, DeliveryRequests requests, ManualSendLimit limit) {
         this.deliveries = deliveries;
         this.requests = requests;
+        this.limit = limit;
     }
 
     @GET
@@ -58,14 +60,18 @@ public class DeliveryResource {
     @APIResponse(responseCode = "202", description = "Queued for sending")
     @APIResponse(responseCode = "409", description = "The webhook was deleted",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = "Over hookfan.delivery.manual-sends-per-minute; Retry-After says when to ask again",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> redeliver(@PathParam("organizationId") String organizationId,
                                    @PathParam("deliveryId") String deliveryId) {
-        return reschedule(organizationId, deliveryId)
-                .call(id -> requests.request(java.util.List.of(id)))
-                .map(id -> Response.accepted(Map.of("deliveryId", id)).build());
+        return Uni.createFrom().item(organizationId).invoke(limit::take)
+                .chain(() -> reschedule(organizationId, deliveryId))
+                .call(delivery -> requests.request(java.util.List.of(
+                        new RequestedDelivery(delivery.id, delivery.webhookId, delivery.organizationId))))
+                .map(delivery -> Response.accepted(Map.of("deliveryId", delivery.id)).build());
     }
 
-    private Uni<String> reschedule(String organizationId, String deliveryId) {
+    private Uni<WebhookDelivery> reschedule(String organizationId, String deliveryId) {
         return Panache.withTransaction(() -> owned(organizationId, deliveryId)
                 .call(delivery -> Webhook.findById(delivery.webhookId).onItem().ifNull().failWith(() ->
                         ApiException.conflict("webhook-deleted", "The webhook of delivery " + delivery.id + " was deleted")))
@@ -73,8 +79,7 @@ public class DeliveryResource {
                     delivery.status = DeliveryStatus.pending;
                     delivery.nextAttemptAt = dev.hookfan.api.Cursor.now();
                     delivery.deliveredAt = null;
-                })
-                .map(delivery -> delivery.id));
+                }));
     }
 
     private Uni<WebhookDelivery> owned(String organizationId, String deliveryId) {

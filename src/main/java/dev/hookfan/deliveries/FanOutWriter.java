@@ -82,7 +82,9 @@ class FanOutWriter {
                     // A concurrent writer elsewhere may have won some rows since the lookup: only what we inserted is ours.
                     Set<String> ours = Set.copyOf(inserted);
                     insertedPerEvent.forEach(mine -> mine.retainAll(ours));
-                    return written(insertedPerEvent, requested(inserted));
+                    return written(insertedPerEvent, requested(missing.stream().filter(row -> ours.contains(row.id()))
+                            .map(row -> new RequestedDelivery(row.id(), row.webhookId(), row.source().organizationId()))
+                            .toList()));
                 });
     }
 
@@ -91,7 +93,7 @@ class FanOutWriter {
      * the broker's confirm inside the slot left the database idle meanwhile. A failed publish fails every event of
      * the batch, which is retried; the rows exist, so the retry writes nothing and the poller's sweep sends them.
      */
-    private Uni<Void> requested(List<String> inserted) {
+    private Uni<Void> requested(List<RequestedDelivery> inserted) {
         Uni<Void> requested = requests.request(inserted).memoize().indefinitely();
         requested.subscribe().with(ignored -> { }, failure -> { });
         return requested;

@@ -1,6 +1,8 @@
 package dev.hookfan.deliveries;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.hookfan.api.ApiException;
+import dev.hookfan.api.Problem;
 import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.webhooks.WebhookRepository;
 import io.smallrye.mutiny.Uni;
@@ -12,6 +14,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -27,17 +31,30 @@ public class WebhookTestResource {
 
     private final WebhookRepository webhooks;
     private final WebhookEventDispatcher dispatcher;
+    private final ManualSendLimit limit;
 
-    WebhookTestResource(WebhookRepository webhooks, WebhookEventDispatcher dispatcher) {
+    WebhookTestResource(WebhookRepository webhooks, WebhookEventDispatcher dispatcher, ManualSendLimit limit) {
         this.webhooks = webhooks;
         this.dispatcher = dispatcher;
+        this.limit = limit;
     }
 
     @POST
     @Operation(summary = "Queue a webhook.test event to this webhook alone")
     @APIResponse(responseCode = "202", description = "Queued; the delivery id is random, as there is no message")
+    @APIResponse(responseCode = "409", description = "The webhook is disabled: a test would wait until it is enabled",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = "Over hookfan.delivery.manual-sends-per-minute; Retry-After says when to ask again",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> test(@PathParam("organizationId") String organizationId, @PathParam("webhookId") String webhookId) {
         return Panache.withSession(() -> webhooks.owned(organizationId, webhookId))
+                .invoke(webhook -> {
+                    if (!webhook.enabled) {
+                        throw ApiException.conflict("webhook-disabled", "Webhook " + webhook.id
+                                + " is disabled; enable it before sending a test");
+                    }
+                    limit.take(organizationId);
+                })
                 .chain(webhook -> dispatcher.dispatchTo(webhook, new IntegrationEvent(TEST_EVENT, organizationId,
                         Instant.now(), JsonNodeFactory.instance.objectNode().put("webhookId", webhook.id))))
                 .map(deliveryId -> Response.accepted(Map.of("deliveryId", deliveryId)).build());

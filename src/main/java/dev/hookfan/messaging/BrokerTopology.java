@@ -101,6 +101,17 @@ public class BrokerTopology {
         return schedule;
     }
 
+    /** How many consumers the deliveries queue has: one per sending instance. Declares it as at start (idempotent). */
+    public Uni<Integer> deliveriesConsumers() {
+        return Uni.createFrom().deferred(() -> {
+            RabbitMQClient client = RabbitMQClient.create(vertx, options);
+            return client.start()
+                    .chain(() -> client.queueDeclare(config.deliveriesQueue(), true, false, false, queueTypeArguments()))
+                    .map(declared -> declared.getConsumerCount())
+                    .eventually(client::stop);
+        });
+    }
+
     private Uni<Void> declare() {
         return Uni.createFrom().deferred(() -> {
             RabbitMQClient client = RabbitMQClient.create(vertx, options);

@@ -3,6 +3,7 @@ package dev.hookfan.messaging;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookfan.deliveries.DeliveryConfig;
+import dev.hookfan.deliveries.RequestedDelivery;
 import dev.hookfan.sending.DeliverySender;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
@@ -17,9 +18,9 @@ import java.util.List;
 import java.util.concurrent.Flow;
 
 /**
- * The sender's fast path. The database, not this message, is the source of truth: the message is acked once
- * the sends have been started or found unnecessary, and whatever it misses the poller finds. While the sender
- * has no permits, the requests in hand wait: the queue is held back, not drained into the poller's backlog.
+ * The sender's fast path. The database, not this message, is the source of truth: the message is acked once its
+ * deliveries are queued in the sender's scheduler (or, past its bound, left due in the database), and whatever a lost
+ * message or a crash misses the poller finds. Requests never wait behind one another's webhooks.
  */
 @Singleton
 public class DeliveryRequestConsumer {
@@ -36,7 +37,7 @@ public class DeliveryRequestConsumer {
         this.config = config;
     }
 
-    /** Many requests in hand at once: their claims share a statement (the sender's permits still bound the sends). */
+    /** Many requests in hand at once; queuing them is quick, so the bound only smooths bursts. */
     @Incoming(ConsumerStart.DELIVERIES)
     @Acknowledgment(Acknowledgment.Strategy.MANUAL)
     Flow.Subscriber<Message<byte[]>> handleAtOnce() {
@@ -44,32 +45,53 @@ public class DeliveryRequestConsumer {
     }
 
     Uni<Void> consume(Message<byte[]> message) {
-        List<String> deliveryIds = deliveryIds(message);
-        Uni<Void> start = deliveryIds.isEmpty()
-                ? Uni.createFrom().voidItem().invoke(() -> LOG.warn("Ignoring a delivery request that names no delivery"))
-                : sender.sendWhenPermitted(deliveryIds)
-                .onFailure().invoke(failure -> LOG.warnf("Deliveries %s not started now, the poller will retry: %s",
-                        deliveryIds, failure.toString()))
-                .onFailure().recoverWithNull().replaceWithVoid();
-        return start.chain(() -> Uni.createFrom().completionStage(message.ack()));
+        Requested requested = requested(message);
+        Uni<Void> queued;
+        if (!requested.deliveries().isEmpty()) {
+            queued = sender.requested(requested.deliveries());
+        } else if (!requested.ids().isEmpty()) {
+            queued = sender.requestedIds(requested.ids());
+        } else {
+            queued = Uni.createFrom().voidItem().invoke(() -> LOG.warn("Ignoring a delivery request that names no delivery"));
+        }
+        return queued
+                .onFailure().invoke(failure -> LOG.warnf("Deliveries %s not queued now, the poller will find them: %s",
+                        requested.ids(), failure.toString()))
+                .onFailure().recoverWithNull()
+                .chain(() -> Uni.createFrom().completionStage(message.ack()));
     }
 
-    /** The body's deliveryIds; a request of an earlier version names its one delivery in message_id only. */
-    private List<String> deliveryIds(Message<byte[]> message) {
+    /** What a request names: deliveries with their webhooks, or (an earlier version's) delivery ids alone. */
+    private record Requested(List<RequestedDelivery> deliveries, List<String> ids) {
+    }
+
+    private Requested requested(Message<byte[]> message) {
+        List<RequestedDelivery> deliveries = new ArrayList<>();
         List<String> ids = new ArrayList<>();
         try {
-            JsonNode listed = mapper.readTree(message.getPayload()).path("deliveryIds");
-            listed.forEach(id -> {
-                if (id.isTextual()) {
-                    ids.add(id.asText());
+            JsonNode body = mapper.readTree(message.getPayload());
+            body.path("deliveries").forEach(entry -> {
+                String id = entry.path("id").asText(null);
+                String webhookId = entry.path("webhookId").asText(null);
+                String organizationId = entry.path("organizationId").asText(null);
+                if (id != null && webhookId != null && organizationId != null) {
+                    deliveries.add(new RequestedDelivery(id, webhookId, organizationId));
+                    ids.add(id);
                 }
             });
+            if (deliveries.isEmpty()) {
+                body.path("deliveryIds").forEach(id -> {
+                    if (id.isTextual()) {
+                        ids.add(id.asText());
+                    }
+                });
+            }
         } catch (Exception unreadable) {
             LOG.debugf("Delivery request body not readable, using its message_id: %s", unreadable.toString());
         }
         if (ids.isEmpty()) {
             message.getMetadata(IncomingRabbitMQMetadata.class).flatMap(IncomingRabbitMQMetadata::getMessageId).ifPresent(ids::add);
         }
-        return ids;
+        return new Requested(deliveries, ids);
     }
 }

@@ -1,6 +1,8 @@
 package dev.hookfan.messaging;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.hookfan.deliveries.DeliveryRequests;
+import dev.hookfan.deliveries.RequestedDelivery;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;
@@ -14,7 +16,8 @@ import java.util.List;
 
 /**
  * Publishes one persistent, confirmed webhook.delivery_requested message per call (the fan-out calls once per batch):
- * the body lists the delivery ids, so the sender claims them in one statement; message_id is the first of them.
+ * the body lists the deliveries with their webhooks, so the sender queues them without a lookup; message_id is the
+ * first of them.
  */
 @Singleton
 public class RabbitDeliveryRequests implements DeliveryRequests {
@@ -28,23 +31,40 @@ public class RabbitDeliveryRequests implements DeliveryRequests {
     }
 
     @Override
-    public Uni<Void> request(List<String> deliveryIds) {
-        if (deliveryIds.isEmpty()) {
+    public Uni<Void> request(List<RequestedDelivery> deliveries) {
+        if (deliveries.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
         OutgoingRabbitMQMetadata metadata = OutgoingRabbitMQMetadata.builder()
-                .withMessageId(deliveryIds.get(0))
+                .withMessageId(deliveries.get(0).id())
                 .withType(TYPE)
                 .withContentType("application/json")
                 .withDeliveryMode(2)
                 .build();
-        // Delivery ids are hex digits only, so they need no JSON escaping.
-        byte[] body = ("{\"type\":\"" + TYPE + "\",\"deliveryIds\":[\"" + String.join("\",\"", deliveryIds) + "\"]}")
-                .getBytes(StandardCharsets.UTF_8);
-        return emitter.sendMessage(Message.of(body, Metadata.of(metadata)))
+        return emitter.sendMessage(Message.of(body(deliveries), Metadata.of(metadata)))
                 // A confirm lost with its connection never arrives: fail, so the message is retried (and the sweep sends).
                 .ifNoItem().after(EventCopies.CONFIRM_TIMEOUT).failWith(() -> new IllegalStateException(
-                        "no publisher confirm for the delivery request of " + deliveryIds.size() + " deliveries within "
+                        "no publisher confirm for the delivery request of " + deliveries.size() + " deliveries within "
                                 + EventCopies.CONFIRM_TIMEOUT));
+    }
+
+    /**
+     * {"type", "deliveries": [{"id", "webhookId", "organizationId"}...], "deliveryIds": [...]}: the sender queues each
+     * under its webhook without a lookup; deliveryIds alone is what an earlier version reads.
+     */
+    static byte[] body(List<RequestedDelivery> deliveries) {
+        StringBuilder json = new StringBuilder(deliveries.size() * 160).append("{\"type\":\"").append(TYPE).append("\",\"deliveries\":[");
+        for (int i = 0; i < deliveries.size(); i++) {
+            RequestedDelivery delivery = deliveries.get(i);
+            // Delivery and webhook ids are hex digits only; an organization id may need escaping.
+            json.append(i == 0 ? "" : ",").append("{\"id\":\"").append(delivery.id()).append("\",\"webhookId\":\"")
+                    .append(delivery.webhookId()).append("\",\"organizationId\":\"")
+                    .append(JsonStringEncoder.getInstance().quoteAsString(delivery.organizationId())).append("\"}");
+        }
+        json.append("],\"deliveryIds\":[");
+        for (int i = 0; i < deliveries.size(); i++) {
+            json.append(i == 0 ? "\"" : ",\"").append(deliveries.get(i).id()).append('"');
+        }
+        return json.append("]}").toString().getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -21,10 +21,13 @@ class AttemptRecorder {
 
     private static final String INSERT_ATTEMPT = "insert into delivery_attempt (delivery_id, attempt_number, started_at,"
             + " duration_ms, response_status, response_body, error) values ($1, $2, $3, $4, $5, $6, $7)";
+    /** Each consequence holds only while the row still carries the lease this attempt was claimed with. */
     private static final String RESCHEDULED = "update webhook_delivery set attempts = $2,"
-            + " next_attempt_at = now() + $3 * interval '1 millisecond', lease_until = null, last_error = $4 where id = $1 and status = 'pending'";
+            + " next_attempt_at = now() + $3 * interval '1 millisecond', lease_until = null, last_error = $4"
+            + " where id = $1 and status = 'pending' and lease_until = $5";
     private static final String FAILED = "update webhook_delivery set status = 'failed', attempts = $2,"
-            + " next_attempt_at = null, lease_until = null, last_error = $3 where id = $1 and status = 'pending'";
+            + " next_attempt_at = null, lease_until = null, last_error = $3 where id = $1 and status = 'pending' and lease_until = $4";
+    private static final String GONE = "update webhook_delivery set attempts = $2 where id = $1 and lease_until = $3";
     private static final String FAILING = "update webhook set failing_since = coalesce(failing_since, now())"
             + " where id = $1 returning failing_since";
     private static final String DISABLE = "update webhook set enabled = false, disabled_reason = $2, updated_at = now()"
@@ -48,24 +51,40 @@ class AttemptRecorder {
                 .invoke(() -> MDC.put("deliveryId", delivery.id()))
                 .chain(() -> outcome.succeeded()
                         ? delivered.record(delivery, outcome)
-                        : pool.withTransaction(connection -> execute(connection, INSERT_ATTEMPT, attempt(delivery, outcome))
-                                .chain(() -> consequences(connection, delivery, outcome, next))))
+                        : pool.withTransaction(connection -> consequences(connection, delivery, outcome, next)
+                                .chain(held -> held
+                                        ? execute(connection, INSERT_ATTEMPT, attempt(delivery, outcome))
+                                        : Uni.createFrom().voidItem().invoke(() -> LOG.warnf("Delivery %s: attempt %d not"
+                                                + " recorded, its lease was lost (another instance holds it now)",
+                                                delivery.id(), delivery.attemptNumber())))))
                 .eventually(() -> MDC.remove("deliveryId"));
     }
 
-    private Uni<Void> consequences(SqlConnection connection, ClaimedDelivery delivery, AttemptOutcome outcome, NextAttempt next) {
+    /** Answers whether the lease was still this attempt's; if not, nothing was written. */
+    private Uni<Boolean> consequences(SqlConnection connection, ClaimedDelivery delivery, AttemptOutcome outcome, NextAttempt next) {
         int attempt = delivery.attemptNumber();
         if (outcome.gone()) {
             String reason = "the subscriber answered 410 Gone to delivery " + delivery.id();
-            LOG.infof("Webhook %s disabled: %s", delivery.webhookId(), reason);
-            return execute(connection, "update webhook_delivery set attempts = $2 where id = $1", Tuple.of(delivery.id(), attempt))
-                    .chain(() -> disable(connection, delivery.webhookId(), reason));
+            return updated(connection, GONE, Tuple.of(delivery.id(), attempt, delivery.lease()))
+                    .call(held -> {
+                        if (!held) {
+                            return Uni.createFrom().voidItem();
+                        }
+                        LOG.infof("Webhook %s disabled: %s", delivery.webhookId(), reason);
+                        return disable(connection, delivery.webhookId(), reason);
+                    });
         }
         Duration pause = next.after(attempt, outcome.retryAfter());
-        Uni<Void> reschedule = pause == null
-                ? execute(connection, FAILED, Tuple.of(delivery.id(), attempt, truncate(outcome.describe())))
-                : execute(connection, RESCHEDULED, Tuple.of(delivery.id(), attempt, pause.toMillis(), truncate(outcome.describe())));
-        return reschedule.chain(() -> trackFailure(connection, delivery.webhookId()));
+        String error = truncate(outcome.describe());
+        Uni<Boolean> reschedule = pause == null
+                ? updated(connection, FAILED, Tuple.of(delivery.id(), attempt, error, delivery.lease()))
+                : updated(connection, RESCHEDULED, Tuple.tuple().addString(delivery.id()).addInteger(attempt)
+                        .addLong(pause.toMillis()).addString(error).addOffsetDateTime(delivery.lease()));
+        return reschedule.call(held -> held ? trackFailure(connection, delivery.webhookId()) : Uni.createFrom().voidItem());
+    }
+
+    private static Uni<Boolean> updated(SqlConnection connection, String sql, Tuple arguments) {
+        return connection.preparedQuery(sql).execute(arguments).map(rows -> rows.rowCount() > 0);
     }
 
     private Uni<Void> trackFailure(SqlConnection connection, String webhookId) {

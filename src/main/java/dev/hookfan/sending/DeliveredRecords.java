@@ -29,16 +29,18 @@ final class DeliveredRecords {
      * delivery that is no longer pending (cancelled while its attempt was in flight) gets an attempt row instead.
      */
     private static final String RECORD = "with done as (select * from unnest($1::varchar[], $2::int[], $3::timestamptz[],"
-            + " $4::int[], $5::int[], $6::varchar[], $7::varchar[]) as t(delivery_id, attempt_number, started_at, duration_ms,"
-            + " response_status, response_body, webhook_id)),"
+            + " $4::int[], $5::int[], $6::varchar[], $7::varchar[], $8::timestamptz[]) as t(delivery_id, attempt_number,"
+            + " started_at, duration_ms, response_status, response_body, webhook_id, lease)),"
             + " delivered as (update webhook_delivery d set status = 'delivered', attempts = done.attempt_number,"
             + " delivered_at = now(), next_attempt_at = null, lease_until = null, last_error = null,"
             + " success_started_at = done.started_at, success_duration_ms = done.duration_ms,"
             + " success_status = done.response_status, success_body = done.response_body"
-            + " from done where d.id = done.delivery_id and d.status = 'pending' returning d.id),"
+            + " from done where d.id = done.delivery_id and d.status = 'pending' and d.lease_until = done.lease returning d.id),"
+            // Cancelled while its attempt was in flight: the attempt is kept. Lost the lease to another instance: not.
             + " elsewhere as (insert into delivery_attempt (delivery_id, attempt_number, started_at, duration_ms,"
-            + " response_status, response_body) select delivery_id, attempt_number, started_at, duration_ms, response_status,"
-            + " response_body from done where delivery_id not in (select id from delivered))"
+            + " response_status, response_body) select done.delivery_id, attempt_number, started_at, duration_ms, response_status,"
+            + " response_body from done join webhook_delivery d on d.id = done.delivery_id and d.status <> 'pending'"
+            + " where done.delivery_id not in (select id from delivered))"
             + " update webhook w set failing_since = null where w.id in (select webhook_id from done) and w.failing_since is not null";
 
     private record Success(ClaimedDelivery delivery, AttemptOutcome outcome) {
@@ -67,6 +69,7 @@ final class DeliveredRecords {
         Integer[] statuses = new Integer[size];
         String[] bodies = new String[size];
         String[] webhooks = new String[size];
+        OffsetDateTime[] leases = new OffsetDateTime[size];
         for (int i = 0; i < size; i++) {
             ClaimedDelivery delivery = batch.get(i).delivery();
             AttemptOutcome outcome = batch.get(i).outcome();
@@ -77,8 +80,10 @@ final class DeliveredRecords {
             statuses[i] = outcome.status();
             bodies[i] = outcome.responseBody();
             webhooks[i] = delivery.webhookId();
+            leases[i] = delivery.lease();
         }
         return Tuple.tuple().addArrayOfString(ids).addArrayOfInteger(attempts).addArrayOfOffsetDateTime(started)
-                .addArrayOfInteger(durations).addArrayOfInteger(statuses).addArrayOfString(bodies).addArrayOfString(webhooks);
+                .addArrayOfInteger(durations).addArrayOfInteger(statuses).addArrayOfString(bodies).addArrayOfString(webhooks)
+                .addArrayOfOffsetDateTime(leases);
     }
 }

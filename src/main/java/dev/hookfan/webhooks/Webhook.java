@@ -33,6 +33,13 @@ public class Webhook extends PanacheEntityBase {
     public String disabledReason;
     @Column(name = "failing_since")
     public Instant failingSince;
+    /** Deliveries per second at most; null: no limit. */
+    @Column(name = "rate_limit")
+    public Integer rateLimit;
+    @Column(name = "timeout_ms")
+    public Integer timeoutMs;
+    /** Extra request headers, as a JSON object (see {@link WebhookHeaders}). */
+    public String headers;
     @Column(name = "created_at")
     public Instant createdAt;
     @Column(name = "updated_at")
@@ -46,6 +53,9 @@ public class Webhook extends PanacheEntityBase {
         url = spec.url();
         eventTypes = spec.eventTypes().toArray(String[]::new);
         description = spec.description();
+        rateLimit = spec.rateLimit();
+        timeoutMs = spec.timeout() == null ? null : (int) spec.timeout().toMillis();
+        headers = WebhookHeaders.format(spec.headers());
         if (spec.enabled() && !enabled) {
             // Re-enabled by a person: forget why the service had turned it off.
             disabledReason = null;

@@ -30,7 +30,8 @@ public class WebhookDirectory {
 
     private static final Logger LOG = Logger.getLogger(WebhookDirectory.class);
     /** Every webhook of the organization, oldest first, with the secrets that may still sign, newest first. */
-    static final String ORGANIZATION_WEBHOOKS = "select w.id, w.url, w.enabled, w.event_types, s.secrets, s.expires_ms"
+    static final String ORGANIZATION_WEBHOOKS = "select w.id, w.url, w.enabled, w.event_types, w.rate_limit, w.timeout_ms,"
+            + " w.headers, s.secrets, s.expires_ms"
             + " from webhook w left join lateral (select array_agg(secret order by created_at desc, id desc) as secrets,"
             + " array_agg((extract(epoch from expires_at) * 1000)::bigint order by created_at desc, id desc) as expires_ms"
             + " from webhook_secret where webhook_id = w.id and (expires_at is null or expires_at > now())) s on true"
@@ -103,8 +104,12 @@ public class WebhookDirectory {
                         expiresMs[i] == null ? null : Instant.ofEpochMilli(expiresMs[i])));
             }
             String id = row.getString("id");
+            Integer rateLimit = row.getInteger("rate_limit");
+            Integer timeoutMs = row.getInteger("timeout_ms");
             entries.put(id, new Entry(id, row.getBoolean("enabled"), Set.copyOf(Arrays.asList(row.getArrayOfStrings("event_types"))),
-                    new WebhookEndpoint(row.getString("url"), List.copyOf(secrets))));
+                    new WebhookEndpoint(row.getString("url"), List.copyOf(secrets), rateLimit == null ? 0 : rateLimit,
+                            timeoutMs == null ? null : java.time.Duration.ofMillis(timeoutMs),
+                            WebhookHeaders.parse(row.getString("headers")))));
         }
         return entries;
     }

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookfan.api.Problem.FieldError;
 import dev.hookfan.api.ValidationException;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,13 +20,15 @@ final class WebhookRequests {
     static final int MAX_EVENT_TYPES = 100;
     static final int MAX_EVENT_TYPE_LENGTH = 255;
     static final int MAX_DESCRIPTION = 500;
-    private static final Set<String> WRITABLE = Set.of("url", "eventTypes", "description", "enabled");
+    static final int MAX_RATE_LIMIT = 100_000;
+    private static final Set<String> WRITABLE = Set.of("url", "eventTypes", "description", "enabled", "rateLimit",
+            "timeout", "headers");
 
     private WebhookRequests() {
     }
 
-    /** POST and PUT: url and eventTypes are required, the rest take their defaults. */
-    static WebhookSpec full(JsonNode body) {
+    /** POST and PUT: url and eventTypes are required, the rest take their defaults; timeout is at most maxTimeout. */
+    static WebhookSpec full(JsonNode body, Duration maxTimeout) {
         List<FieldError> errors = new ArrayList<>();
         requireObject(body);
         rejectUnknown(body, errors);
@@ -31,11 +36,14 @@ final class WebhookRequests {
         List<String> eventTypes = eventTypes(body.get("eventTypes"), errors);
         String description = description(body.get("description"), errors);
         boolean enabled = enabled(body.get("enabled"), true, errors);
-        return valid(errors, new WebhookSpec(url, eventTypes, description, enabled));
+        Integer rateLimit = rateLimit(body.get("rateLimit"), errors);
+        Duration timeout = timeout(body.get("timeout"), maxTimeout, errors);
+        Map<String, String> headers = headers(body.get("headers"), errors);
+        return valid(errors, new WebhookSpec(url, eventTypes, description, enabled, rateLimit, timeout, headers));
     }
 
     /** PATCH, as a JSON merge patch (RFC 7396) of the writable fields. */
-    static WebhookSpec merge(Webhook current, JsonNode patch) {
+    static WebhookSpec merge(Webhook current, JsonNode patch, Duration maxTimeout) {
         List<FieldError> errors = new ArrayList<>();
         requireObject(patch);
         rejectUnknown(patch, errors);
@@ -43,7 +51,63 @@ final class WebhookRequests {
         List<String> eventTypes = patch.has("eventTypes") ? eventTypes(patch.get("eventTypes"), errors) : current.eventTypeList();
         String description = patch.has("description") ? description(patch.get("description"), errors) : current.description;
         boolean enabled = patch.has("enabled") ? enabled(patch.get("enabled"), current.enabled, errors) : current.enabled;
-        return valid(errors, new WebhookSpec(url, eventTypes, description, enabled));
+        Integer rateLimit = patch.has("rateLimit") ? rateLimit(patch.get("rateLimit"), errors) : current.rateLimit;
+        Duration timeout = patch.has("timeout") ? timeout(patch.get("timeout"), maxTimeout, errors)
+                : current.timeoutMs == null ? null : Duration.ofMillis(current.timeoutMs);
+        Map<String, String> headers = patch.has("headers") ? headers(patch.get("headers"), errors)
+                : WebhookHeaders.parse(current.headers);
+        return valid(errors, new WebhookSpec(url, eventTypes, description, enabled, rateLimit, timeout, headers));
+    }
+
+    private static Integer rateLimit(JsonNode node, List<FieldError> errors) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isIntegralNumber() || node.asLong() < 1 || node.asLong() > MAX_RATE_LIMIT) {
+            errors.add(new FieldError("rateLimit", "must be a whole number of deliveries per second, 1 to " + MAX_RATE_LIMIT
+                    + ", or null for none"));
+            return null;
+        }
+        return node.asInt();
+    }
+
+    private static Duration timeout(JsonNode node, Duration maxTimeout, List<FieldError> errors) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        double seconds = node.isNumber() ? node.asDouble() : -1;
+        if (!node.isNumber() || seconds < 0.001 || Duration.ofMillis(Math.round(seconds * 1000)).compareTo(maxTimeout) > 0) {
+            errors.add(new FieldError("timeout", "must be a number of seconds above 0 and at most the service's "
+                    + maxTimeout.toMillis() / 1000.0 + " (hookfan.delivery.timeout), or null for that"));
+            return null;
+        }
+        return Duration.ofMillis(Math.round(seconds * 1000));
+    }
+
+    private static Map<String, String> headers(JsonNode node, List<FieldError> errors) {
+        if (node == null || node.isNull()) {
+            return Map.of();
+        }
+        if (!node.isObject() || node.size() > WebhookHeaders.MAX_HEADERS) {
+            errors.add(new FieldError("headers", "must be an object of at most " + WebhookHeaders.MAX_HEADERS
+                    + " header names to string values"));
+            return Map.of();
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        Set<String> seen = new java.util.HashSet<>();
+        node.fields().forEachRemaining(entry -> {
+            String value = entry.getValue().isTextual() ? entry.getValue().asText() : null;
+            String field = "headers." + entry.getKey();
+            WebhookHeaders.problemWith(entry.getKey(), value).ifPresentOrElse(
+                    problem -> errors.add(new FieldError(field, problem)),
+                    () -> {
+                        if (!seen.add(entry.getKey().toLowerCase(java.util.Locale.ROOT))) {
+                            errors.add(new FieldError(field, "is named twice (header names are case-insensitive)"));
+                        }
+                        headers.put(entry.getKey(), value);
+                    });
+        });
+        return headers;
     }
 
     private static void requireObject(JsonNode body) {
@@ -55,7 +119,8 @@ final class WebhookRequests {
     private static void rejectUnknown(JsonNode body, List<FieldError> errors) {
         body.fieldNames().forEachRemaining(name -> {
             if (!WRITABLE.contains(name)) {
-                errors.add(new FieldError(name, "is not a writable field (writable: url, eventTypes, description, enabled)"));
+                errors.add(new FieldError(name, "is not a writable field (writable: url, eventTypes, description, enabled,"
+                        + " rateLimit, timeout, headers)"));
             }
         });
     }

@@ -49,9 +49,11 @@ public class WebhookResource {
     private final WebhookTargets targets;
     private final SecretCipher cipher;
     private final WebhookDirectory directory;
+    private final java.time.Duration maxTimeout;
 
     WebhookResource(WebhookRepository webhooks, WebhookLimits limits, WebhooksConfig config, WebhookTargets targets,
-                    SecretCipher cipher, WebhookDirectory directory) {
+                    SecretCipher cipher, WebhookDirectory directory, dev.hookfan.deliveries.DeliveryConfig delivery) {
+        this.maxTimeout = delivery.timeout();
         this.directory = directory;
         this.cipher = cipher;
         this.webhooks = webhooks;
@@ -84,7 +86,7 @@ public class WebhookResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> create(@PathParam("organizationId") String organizationId, JsonNode body, @Context UriInfo uri) {
         OrganizationIds.require(organizationId);
-        WebhookSpec spec = WebhookRequests.full(body);
+        WebhookSpec spec = WebhookRequests.full(body, maxTimeout);
         // The DNS vetting runs before the transaction, so no pooled connection waits on a resolver.
         return safe(spec).chain(() -> Panache.withTransaction(() -> webhooks.lockOrganization(organizationId)
                 // One session, so one statement at a time: no Uni.combine here.
@@ -137,10 +139,10 @@ public class WebhookResource {
     @PUT
     @Path("{id}")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Replace url, eventTypes, description and enabled")
+    @Operation(summary = "Replace url, eventTypes, description, enabled, rateLimit, timeout and headers")
     public Uni<WebhookView> replace(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
                                     JsonNode body) {
-        WebhookSpec spec = WebhookRequests.full(body);
+        WebhookSpec spec = WebhookRequests.full(body, maxTimeout);
         return safe(spec).chain(() -> Panache.withTransaction(() -> owned(organizationId, id)
                 .invoke(webhook -> webhook.apply(spec, Cursor.now()))
                 .map(WebhookView::of)))
@@ -156,7 +158,7 @@ public class WebhookResource {
         boolean newUrl = patch != null && patch.path("url").isTextual() && UrlPolicy.problemWith(patch.get("url").asText()).isEmpty();
         Uni<Void> vetted = newUrl ? vet(patch.get("url").asText()) : Uni.createFrom().voidItem();
         return vetted.chain(() -> Panache.withTransaction(() -> owned(organizationId, id)
-                .invoke(webhook -> webhook.apply(WebhookRequests.merge(webhook, patch), Cursor.now()))
+                .invoke(webhook -> webhook.apply(WebhookRequests.merge(webhook, patch, maxTimeout), Cursor.now()))
                 .map(WebhookView::of)))
                 .invoke(() -> directory.drop(organizationId));
     }

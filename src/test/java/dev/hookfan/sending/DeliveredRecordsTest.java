@@ -48,14 +48,17 @@ class DeliveredRecordsTest {
      * future. With a next attempt they would be due, and their webhook exists nowhere: the backlog's orphan clean-up,
      * every 15 s, cancelled them once mid-test.
      */
+    /** The lease the rows carry, as a claim would have returned it. */
+    static final java.time.OffsetDateTime LEASE = java.time.OffsetDateTime.parse("2099-01-01T00:00:00Z");
+
     static List<ClaimedDelivery> pending(int count) {
         List<ClaimedDelivery> claimed = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String id = String.format("d%031d", i);
             Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
                     + " attempts, lease_until, created_at) values (?, ?, 'org_records', 'test.event', '{}',"
-                    + " 'pending', 0, now() + interval '1 hour', now())", id, WEBHOOK);
-            claimed.add(new ClaimedDelivery(id, WEBHOOK, "org_records", null, "test.event", "{}", null, 1));
+                    + " 'pending', 0, '2099-01-01T00:00:00Z', now())", id, WEBHOOK);
+            claimed.add(new ClaimedDelivery(id, WEBHOOK, "org_records", null, "test.event", "{}", null, 1, LEASE));
         }
         return claimed;
     }

@@ -2,6 +2,7 @@ package dev.hookfan.sending;
 
 import com.standardwebhooks.Webhook;
 import dev.hookfan.deliveries.DeliveryIds;
+import dev.hookfan.deliveries.RequestedDelivery;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Receiver;
@@ -77,7 +78,7 @@ class DeliverySenderTest {
         Database.update(String.format(rows, "now() + interval '1 hour'"), "backlog", webhookId, ORG, "pending");
         String ids = "'{backlog00001,backlog00002,backlog00003,backlog00004,backlog00005}'::varchar[]";
         // A custom plan, as the service's plan_cache_mode makes every plan: the parameters are constants to the planner.
-        String plan = Database.query("explain " + DeliverySender.CLAIM_SOME.replace("$1", ids).replace("$2", "60000"))
+        String plan = Database.query("explain " + DeliveryClaims.CLAIM_SOME.replace("$1", ids).replace("$2", "60000"))
                 .stream().map(row -> row.get(0).toString()).collect(Collectors.joining("\n"));
         assertTrue(plan.contains("webhook_delivery_pkey"), plan);
         assertFalse(plan.contains("webhook_delivery_due_idx"), plan);
@@ -324,16 +325,15 @@ class DeliverySenderTest {
         String[] webhook = webhook("/race");
         List<String> ids = IntStream.range(0, 40).mapToObj(i -> UUID.randomUUID().toString().replace("-", "")).toList();
         for (String id : ids) {
-            // Three fast-path claims race for each; what the per-webhook bound leaves, the poller races for.
+            // Three fast-path requests race for each, and the poller once they are due.
             Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
                     + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0,"
                     + " now() + interval '2 seconds', now())", id, webhook[0], ORG);
         }
-        List<CompletableFuture<Boolean>> claims = ids.stream()
-                .flatMap(id -> IntStream.range(0, 3).mapToObj(copy -> claimOnItsOwnContext(id)))
+        List<CompletableFuture<Void>> requests = ids.stream()
+                .flatMap(id -> IntStream.range(0, 3).mapToObj(copy -> requestOnItsOwnContext(id, webhook[0])))
                 .toList();
-        long started = claims.stream().map(CompletableFuture::join).filter(Boolean::booleanValue).count();
-        assertTrue(started <= ids.size(), "claimed " + started);
+        requests.forEach(CompletableFuture::join);
 
         await().atMost(Duration.ofSeconds(20)).until(() -> Database.count(
                 "select count(*) from webhook_delivery where webhook_id = ? and status = 'delivered'", webhook[0]) == ids.size());
@@ -421,11 +421,12 @@ class DeliverySenderTest {
                 .map(r -> r.header("webhook-id")).toList();
     }
 
-    private CompletableFuture<Boolean> claimOnItsOwnContext(String deliveryId) {
-        CompletableFuture<Boolean> claimed = new CompletableFuture<>();
+    private CompletableFuture<Void> requestOnItsOwnContext(String deliveryId, String webhookId) {
+        CompletableFuture<Void> queued = new CompletableFuture<>();
         VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext()).runOnContext(ignored ->
-                sender.sendIfClaimable(deliveryId).subscribe().with(claimed::complete, claimed::completeExceptionally));
-        return claimed;
+                sender.requested(List.of(new RequestedDelivery(deliveryId, webhookId, ORG)))
+                        .subscribe().with(queued::complete, queued::completeExceptionally));
+        return queued;
     }
 
     @Test
@@ -473,7 +474,7 @@ class DeliverySenderTest {
         Database.update("update webhook set enabled = false where id = ?", webhookId);
         settleNotifications();
 
-        claimOnItsOwnContext(deliveryId).get(5, java.util.concurrent.TimeUnit.SECONDS);
+        requestOnItsOwnContext(deliveryId, webhookId).get(5, java.util.concurrent.TimeUnit.SECONDS);
         await().atMost(Duration.ofSeconds(5)).until(() -> Database.query(
                 "select lease_until from webhook_delivery where id = ?", deliveryId).get(0).get(0) == null);
         await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(() -> receiver.requests("/disabled").isEmpty());

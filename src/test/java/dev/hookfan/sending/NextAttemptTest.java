@@ -48,10 +48,12 @@ class NextAttemptTest {
 
     @Test
     void should_read_retry_after_as_seconds_or_an_http_date_only_for_429_and_503() {
-        assertEquals(Duration.ofSeconds(7), DeliverySender.retryAfter(503, "7"));
-        assertEquals(Duration.ofSeconds(7), DeliverySender.retryAfter(429, " 7 "));
-        assertNull(DeliverySender.retryAfter(500, "7"));
-        assertNull(DeliverySender.retryAfter(503, "soon"));
-        assertEquals(Duration.ZERO, DeliverySender.retryAfter(503, "Wed, 21 Oct 2015 07:28:00 GMT"));
+        java.time.Instant now = java.time.Instant.parse("2026-12-06T10:00:00Z");
+        assertEquals(Duration.ofSeconds(7), RetryAfter.of(503, "7", now).orElseThrow().pause());
+        assertEquals(Duration.ofSeconds(7), RetryAfter.of(429, " 7 ", now).orElseThrow().pause());
+        assertTrue(RetryAfter.of(500, "7", now).isEmpty());
+        assertTrue(RetryAfter.of(503, "soon", now).isEmpty());
+        assertEquals(Duration.ZERO, RetryAfter.of(503, "Wed, 21 Oct 2015 07:28:00 GMT", now).orElseThrow().pause());
+        assertEquals(Duration.ofSeconds(90), RetryAfter.of(429, "Sun, 06 Dec 2026 10:01:30 GMT", now).orElseThrow().pause());
     }
 }

@@ -1,6 +1,7 @@
 package dev.hookfan.support;
 
 import dev.hookfan.deliveries.DeliveryRequests;
+import dev.hookfan.deliveries.RequestedDelivery;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.decorator.Decorator;
@@ -25,10 +26,10 @@ public class RecordingDeliveryRequests implements DeliveryRequests {
     DeliveryRequests delegate;
 
     @Override
-    public Uni<Void> request(List<String> deliveryIds) {
-        REQUESTED.addAll(deliveryIds);
+    public Uni<Void> request(List<RequestedDelivery> deliveries) {
+        deliveries.forEach(delivery -> REQUESTED.add(delivery.id()));
         CompletableFuture<Void> held = confirmsHeldUntil;
-        Uni<Void> published = delegate.request(deliveryIds);
+        Uni<Void> published = delegate.request(deliveries);
         return held == null ? published : published.call(() -> Uni.createFrom().completionStage(held));
     }
 }

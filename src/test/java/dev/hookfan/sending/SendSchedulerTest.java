@@ -1,0 +1,148 @@
+package dev.hookfan.sending;
+
+import dev.hookfan.deliveries.RequestedDelivery;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SendSchedulerTest {
+
+    /** A clock the test moves by hand, with its timers. */
+    static final class ManualClock implements SendScheduler.Clock {
+        long now = 1_000_000_000L;
+        final TreeMap<Long, List<Runnable>> timers = new TreeMap<>();
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+
+        @Override
+        public void after(long nanos, Runnable action) {
+            timers.computeIfAbsent(now + nanos, at -> new ArrayList<>()).add(action);
+        }
+
+        void advance(long nanos) {
+            now += nanos;
+            while (!timers.isEmpty() && timers.firstKey() <= now) {
+                timers.pollFirstEntry().getValue().forEach(Runnable::run);
+            }
+        }
+    }
+
+    final ManualClock clock = new ManualClock();
+    final List<RequestedDelivery> started = new ArrayList<>();
+
+    SendScheduler scheduler(int overall, int perOrganization, int perWebhook, int queued, int queuedPerWebhook) {
+        return new SendScheduler(new SendScheduler.Limits(overall, perOrganization, perWebhook, queued, queuedPerWebhook),
+                clock, started::add);
+    }
+
+    static List<RequestedDelivery> work(String organization, String webhook, int count) {
+        return IntStream.range(0, count).mapToObj(i -> new RequestedDelivery(webhook + "-" + i, webhook, organization)).toList();
+    }
+
+    @Test
+    void should_start_a_webhooks_backlog_in_order_up_to_its_limit_and_the_next_one_as_each_ends() {
+        SendScheduler scheduler = scheduler(256, 64, 16, 1000, 1000);
+        scheduler.offer(work("org", "w", 100));
+        // Until the webhook's settings are known, one at a time.
+        assertEquals(1, started.size());
+        scheduler.rate("w", 0);
+        assertEquals(16, started.size());
+        assertEquals(IntStream.range(0, 16).mapToObj(i -> "w-" + i).toList(), started.stream().map(RequestedDelivery::id).toList());
+        scheduler.finished(started.get(0));
+        assertEquals(17, started.size());
+        assertEquals("w-16", started.get(16).id());
+        assertEquals(16, scheduler.inFlight());
+        assertEquals(100 - 17, scheduler.queued());
+    }
+
+    @Test
+    void should_give_another_organization_room_at_once_while_one_floods_many_webhooks() {
+        SendScheduler scheduler = scheduler(256, 64, 16, 100_000, 10_000);
+        for (int w = 0; w < 16; w++) {
+            scheduler.offer(work("flood", "slow" + w, 400));
+            scheduler.rate("slow" + w, 0);
+        }
+        assertEquals(64, started.size(), "the flooding organization holds its own limit, not every send");
+        scheduler.offer(work("quiet", "fast", 1));
+        assertEquals("fast-0", started.get(64).id(), "the quiet organization's delivery starts without waiting");
+    }
+
+    @Test
+    void should_let_organizations_take_turns_when_the_instance_is_full() {
+        SendScheduler scheduler = scheduler(2, 2, 2, 1000, 1000);
+        scheduler.offer(work("a", "wa", 10));
+        scheduler.rate("wa", 0);
+        scheduler.offer(work("b", "wb", 10));
+        scheduler.rate("wb", 0);
+        assertEquals(List.of("wa-0", "wa-1"), started.stream().map(RequestedDelivery::id).toList());
+        scheduler.finished(started.get(0));
+        scheduler.finished(started.get(1));
+        assertEquals(List.of("wb-0", "wa-2"), started.subList(2, 4).stream().map(RequestedDelivery::id).toList(),
+                "the organization that waited goes first, then they alternate");
+    }
+
+    @Test
+    void should_queue_each_delivery_once_and_hand_back_what_does_not_fit() {
+        SendScheduler scheduler = scheduler(1, 1, 1, 1000, 5);
+        scheduler.offer(work("org", "w", 3));
+        List<RequestedDelivery> overflow = scheduler.offer(work("org", "w", 10));
+        // w-0 started, w-1 and w-2 queued and named again (skipped), w-3 to w-5 fill the queue to 5, the rest overflow.
+        assertEquals(List.of("w-6", "w-7", "w-8", "w-9"), overflow.stream().map(RequestedDelivery::id).toList());
+        assertEquals(5, scheduler.queued());
+        assertTrue(scheduler.busyWebhooks().contains("w"));
+    }
+
+    @Test
+    void should_ask_for_the_overflow_back_once_the_queue_runs_low() {
+        SendScheduler scheduler = scheduler(4, 4, 4, 1000, 8);
+        scheduler.offer(work("org", "w", 20));
+        scheduler.rate("w", 0);
+        int refill = 0;
+        while (refill == 0 && !started.isEmpty()) {
+            refill = scheduler.finished(started.remove(0));
+        }
+        assertTrue(refill > 0, "a refill is asked for");
+        assertEquals(Map.of(), scheduler.dueForRefill(), "one refill at a time");
+        scheduler.refilled("w", true);
+        assertTrue(scheduler.dueForRefill().isEmpty(), "nothing more in the database");
+    }
+
+    @Test
+    void should_start_a_rate_limited_webhooks_deliveries_one_interval_apart() {
+        SendScheduler scheduler = scheduler(256, 64, 16, 1000, 1000);
+        scheduler.offer(work("org", "w", 5));
+        scheduler.rate("w", 10);
+        assertEquals(1, started.size());
+        scheduler.finished(started.get(0));
+        assertEquals(1, started.size(), "the next waits for its interval even with room");
+        clock.advance(99_000_000L);
+        assertEquals(1, started.size());
+        clock.advance(1_000_000L);
+        assertEquals(2, started.size());
+        clock.advance(100_000_000L);
+        clock.advance(100_000_000L);
+        clock.advance(100_000_000L);
+        assertEquals(5, started.size());
+    }
+
+    @Test
+    void should_forget_a_disabled_webhooks_queue_and_idle_lanes() {
+        SendScheduler scheduler = scheduler(256, 64, 1, 1000, 1000);
+        scheduler.offer(work("org", "w", 10));
+        scheduler.drop("w");
+        assertEquals(0, scheduler.queued());
+        scheduler.finished(started.get(0));
+        assertEquals(1, started.size());
+        assertEquals(List.of(), scheduler.busyWebhooks());
+    }
+}
