@@ -104,9 +104,9 @@ as_user() {
   local user=$1 line=$2
   if [ "$user" = root ]; then
     in_ns chroot "$ROOT" /usr/bin/env -i HOME=/root USER=root LOGNAME=root LANG=C.UTF-8 TERM=dumb \
-      PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "cd /root/hookfan && $line"
+      PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "cd /root/hookfan || exit 1; $line"
   else
-    in_ns chroot "$ROOT" /usr/bin/env -i LANG=C.UTF-8 TERM=dumb /usr/sbin/runuser -l "$user" -c "cd ~/hookfan && $line"
+    in_ns chroot "$ROOT" /usr/bin/env -i LANG=C.UTF-8 TERM=dumb /usr/sbin/runuser -l "$user" -c "cd ~/hookfan || exit 1; $line"
   fi
 }
 
@@ -163,10 +163,16 @@ run_until_ready() {
     kill -0 "$runner" 2>/dev/null || break
     sleep 2
   done
-  # Stop Hookfan (run.sh execs java, so the pid file names it).
+  # Stop Hookfan (run.sh execs java, so the pid file names it); it drains for up to 30 s (quarkus.shutdown.timeout).
   in_ns chroot "$ROOT" /bin/bash -c 'kill $(cat /tmp/hookfan-run.pid) 2>/dev/null; true'
-  for _ in $(seq 1 30); do kill -0 "$runner" 2>/dev/null || break; sleep 1; done
-  kill "$runner" 2>/dev/null || true; wait "$runner" 2>/dev/null || true
+  for _ in $(seq 1 45); do kill -0 "$runner" 2>/dev/null || break; sleep 1; done
+  if kill -0 "$runner" 2>/dev/null; then
+    echo "fresh-machine-check: Hookfan did not stop within 45 s of SIGTERM: killing it" >>"$log"
+    in_ns chroot "$ROOT" /bin/bash -c 'kill -KILL $(cat /tmp/hookfan-run.pid) 2>/dev/null; true'
+    ok=1
+  fi
+  wait "$runner" 2>/dev/null || true
+  in_ns chroot "$ROOT" rm -f /tmp/hookfan-run.pid
   return $ok
 }
 
