@@ -191,7 +191,9 @@ services_quiet() {  # the second run's services.sh printed only its ready line, 
 
 suite() {  # scripts/test.sh with the given arguments; the fault suite must have run, not been skipped
   local user=$1 log=$2; shift 2
-  as_user "$user" "./scripts/test.sh $*" >"$log" 2>&1 || return 1
+  # In the background and waited for, so that an interrupt cleans up at once rather than after the suite.
+  as_user "$user" "./scripts/test.sh $*" >"$log" 2>&1 &
+  wait $! || return 1
   grep -q 'BUILD SUCCESS' "$log" && ! grep -q 'FaultSuiteIT skipped' "$log" \
     && grep -qE 'Tests run: [1-9][0-9]*, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: .* -+ in dev.hookfan.FaultSuiteIT' "$log"
 }
