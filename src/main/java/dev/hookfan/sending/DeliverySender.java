@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Sends deliveries, one attempt as typed stages: the {@link SendScheduler} says which starts next; then
@@ -112,6 +113,12 @@ public class DeliverySender {
 
     /** One attempt, in the background; the scheduler's room for it is given back when it ends, whatever happens. */
     private void start(RequestedDelivery work) {
+        AtomicBoolean answered = new AtomicBoolean();
+        Runnable endExchange = () -> {
+            if (answered.compareAndSet(false, true)) {
+                scheduler.answered(work);
+            }
+        };
         Uni.createFrom().deferred(() -> directory.endpoint(work.organizationId(), work.webhookId()))
                 .chain(endpoint -> {
                     if (endpoint == null) {
@@ -122,12 +129,16 @@ public class DeliverySender {
                     scheduler.rate(work.webhookId(), endpoint.rateLimit() / (double) Math.max(1, instances.count()));
                     return claims.claim(work.id()).chain(claimed -> claimed == null
                             ? Uni.createFrom().voidItem()
-                            : attempt(claimed, endpoint).chain(outcome -> recorder.record(claimed, outcome, nextAttempt)));
+                            : attempt(claimed, endpoint).invoke(endExchange)
+                                    .chain(outcome -> recorder.record(claimed, outcome, nextAttempt)));
                 })
                 .onFailure().invoke(failure -> LOG.errorf("Delivery %s: attempt could not be made or recorded, its lease"
                         + " will expire: %s", work.id(), failure.toString()))
                 .onFailure().recoverWithNull()
-                .subscribe().with(ignored -> finished(work));
+                .subscribe().with(ignored -> {
+                    endExchange.run();
+                    finished(work);
+                });
     }
 
     private void finished(RequestedDelivery work) {

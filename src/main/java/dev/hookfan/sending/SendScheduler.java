@@ -14,7 +14,8 @@ import java.util.function.Consumer;
 /**
  * Decides which delivery starts next. Work waits here, in memory and in order, per webhook (a lane); a send starts
  * when the instance, the organization and the webhook each have room and the webhook's rate allows, and only then is
- * the delivery claimed. Organizations take turns, and within one its webhooks take turns, so free capacity goes to
+ * the delivery claimed. The webhook and the organization have their room back once the subscriber has answered; the
+ * instance once the attempt is recorded, so recordings waiting on the database stay bounded too. Organizations take turns, and within one its webhooks take turns, so free capacity goes to
  * whoever can use it and one backlog never stands in front of another. Bounded by count: what does not fit is
  * handed back as overflow, which the caller leaves due in the database for {@link DuePoller} to bring back.
  */
@@ -105,24 +106,37 @@ final class SendScheduler {
     }
 
     /**
-     * A send ended (sent, failed, or not claimable after all): its room goes to the next in line. Answers how many
-     * deliveries to bring back from the database for this webhook now (its queue ran low after an overflow), or 0.
+     * A send's exchange with its subscriber ended (answered, failed, or never began): the webhook's and the
+     * organization's room goes to the next in line. Its room in the instance is kept until {@link #finished}.
+     */
+    void answered(RequestedDelivery delivery) {
+        synchronized (this) {
+            Lane lane = lanes.get(delivery.webhookId());
+            if (lane == null) {
+                return;
+            }
+            lane.inFlight--;
+            lane.org.inFlight--;
+            makeReady(lane);
+            readyAgain(lane.org);
+        }
+        pump();
+    }
+
+    /**
+     * A send is over, its attempt recorded: its room in the instance goes to the next in line. Answers how many
+     * deliveries to bring back from the database for its webhook now (its queue ran low after an overflow), or 0.
      */
     int finished(RequestedDelivery delivery) {
         int refill = 0;
         synchronized (this) {
             startedIds.remove(delivery.id());
-            Lane lane = lanes.get(delivery.webhookId());
-            if (lane == null) {
-                return 0;
-            }
-            lane.inFlight--;
-            lane.org.inFlight--;
             inFlight--;
-            makeReady(lane);
-            readyAgain(lane.org);
-            refill = refillRoom(lane, limits.maxQueued() - queuedIds.size());
-            forget(lane);
+            Lane lane = lanes.get(delivery.webhookId());
+            if (lane != null) {
+                refill = refillRoom(lane, limits.maxQueued() - queuedIds.size());
+                forget(lane);
+            }
         }
         pump();
         return refill;

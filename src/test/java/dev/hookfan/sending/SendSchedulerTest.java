@@ -45,6 +45,12 @@ class SendSchedulerTest {
                 clock, started::add);
     }
 
+    /** The subscriber answered and the attempt was recorded. */
+    static int done(SendScheduler scheduler, RequestedDelivery delivery) {
+        scheduler.answered(delivery);
+        return scheduler.finished(delivery);
+    }
+
     static List<RequestedDelivery> work(String organization, String webhook, int count) {
         return IntStream.range(0, count).mapToObj(i -> new RequestedDelivery(webhook + "-" + i, webhook, organization)).toList();
     }
@@ -58,11 +64,26 @@ class SendSchedulerTest {
         scheduler.rate("w", 0);
         assertEquals(16, started.size());
         assertEquals(IntStream.range(0, 16).mapToObj(i -> "w-" + i).toList(), started.stream().map(RequestedDelivery::id).toList());
-        scheduler.finished(started.get(0));
+        done(scheduler, started.get(0));
         assertEquals(17, started.size());
         assertEquals("w-16", started.get(16).id());
         assertEquals(16, scheduler.inFlight());
         assertEquals(100 - 17, scheduler.queued());
+    }
+
+    @Test
+    void should_give_the_webhook_its_room_back_at_the_answer_and_the_instance_at_the_record() {
+        SendScheduler scheduler = scheduler(2, 64, 1, 1000, 1000);
+        scheduler.offer(work("org", "w", 3));
+        scheduler.rate("w", 0);
+        assertEquals(1, started.size());
+        scheduler.answered(started.get(0));
+        assertEquals(2, started.size(), "the next send to the webhook starts while the first is being recorded");
+        scheduler.answered(started.get(1));
+        assertEquals(2, started.size(), "two attempts being recorded hold the instance's two places");
+        scheduler.finished(started.get(0));
+        assertEquals(3, started.size());
+        assertEquals(2, scheduler.inFlight());
     }
 
     @Test
@@ -85,8 +106,8 @@ class SendSchedulerTest {
         scheduler.offer(work("b", "wb", 10));
         scheduler.rate("wb", 0);
         assertEquals(List.of("wa-0", "wa-1"), started.stream().map(RequestedDelivery::id).toList());
-        scheduler.finished(started.get(0));
-        scheduler.finished(started.get(1));
+        done(scheduler, started.get(0));
+        done(scheduler, started.get(1));
         assertEquals(List.of("wb-0", "wa-2"), started.subList(2, 4).stream().map(RequestedDelivery::id).toList(),
                 "the organization that waited goes first, then they alternate");
     }
@@ -109,7 +130,7 @@ class SendSchedulerTest {
         scheduler.rate("w", 0);
         int refill = 0;
         while (refill == 0 && !started.isEmpty()) {
-            refill = scheduler.finished(started.remove(0));
+            refill = done(scheduler, started.remove(0));
         }
         assertTrue(refill > 0, "a refill is asked for");
         assertEquals(Map.of(), scheduler.dueForRefill(), "one refill at a time");
@@ -123,7 +144,7 @@ class SendSchedulerTest {
         scheduler.offer(work("org", "w", 5));
         scheduler.rate("w", 10);
         assertEquals(1, started.size());
-        scheduler.finished(started.get(0));
+        done(scheduler, started.get(0));
         assertEquals(1, started.size(), "the next waits for its interval even with room");
         clock.advance(99_000_000L);
         assertEquals(1, started.size());
@@ -141,7 +162,7 @@ class SendSchedulerTest {
         scheduler.offer(work("org", "w", 10));
         scheduler.drop("w");
         assertEquals(0, scheduler.queued());
-        scheduler.finished(started.get(0));
+        done(scheduler, started.get(0));
         assertEquals(1, started.size());
         assertEquals(List.of(), scheduler.busyWebhooks());
     }

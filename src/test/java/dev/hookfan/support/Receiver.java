@@ -42,6 +42,7 @@ public final class Receiver implements AutoCloseable {
     private final HttpServer server;
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Map<String, Queue<Answer>> scripts = new ConcurrentHashMap<>();
+    private final Map<String, Long> delays = new ConcurrentHashMap<>();
     private long unavailableUntilNanos;
     private long outageOnFirstRequestNanos;
 
@@ -54,11 +55,20 @@ public final class Receiver implements AutoCloseable {
     }
 
     public static Receiver start(String address) {
+        return start(address, 32);
+    }
+
+    /** A subscriber that answers this many requests at once (each delayed answer holds one). */
+    public static Receiver withThreads(int threads) {
+        return start("127.0.0.1", threads);
+    }
+
+    private static Receiver start(String address, int threads) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(address, 0), 200);
+            HttpServer server = HttpServer.create(new InetSocketAddress(address, 0), 1000);
             Receiver receiver = new Receiver(server);
             server.createContext("/", receiver::handle);
-            server.setExecutor(Executors.newFixedThreadPool(32));
+            server.setExecutor(Executors.newFixedThreadPool(threads));
             server.start();
             return receiver;
         } catch (IOException e) {
@@ -68,6 +78,11 @@ public final class Receiver implements AutoCloseable {
 
     public String url(String path) {
         return "http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort() + path;
+    }
+
+    /** Every request to this path, once its script is used up, is answered after this delay (a slow subscriber). */
+    public void slow(String path, long delayMillis) {
+        delays.put(path, delayMillis);
     }
 
     /** The next requests to this path get these answers, in order; after them, 200. */
@@ -103,7 +118,7 @@ public final class Receiver implements AutoCloseable {
         long at = System.nanoTime();
         Queue<Answer> script = scripts.get(path);
         Answer answer = at < unavailableUntil(at) ? Answer.status(503)
-                : script == null || script.isEmpty() ? Answer.status(200) : script.poll();
+                : script == null || script.isEmpty() ? new Answer(200, Map.of(), delays.getOrDefault(path, 0L)) : script.poll();
         requests.add(new Request(path, headers, body, at, answer.status()));
         if (answer.delayMillis() > 0) {
             try {

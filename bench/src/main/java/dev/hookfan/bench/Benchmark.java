@@ -55,7 +55,7 @@ public final class Benchmark {
     private long deadlocksBefore;
 
     record Options(int events, int warmup, int warmupRounds, int runs, int latencyRate, int latencySeconds, int rawSeconds, String queueType,
-                   Path jar, Path results, boolean ingestAloneOnly) {
+                   Path jar, Path results, boolean ingestAloneOnly, boolean sendShapesOnly, int shapeEvents) {
 
         static Options parse(String[] args) {
             Map<String, String> given = new LinkedHashMap<>();
@@ -72,7 +72,9 @@ public final class Benchmark {
                     given.getOrDefault("queue-type", "quorum"),
                     Path.of(given.getOrDefault("jar", "target/quarkus-app/quarkus-run.jar")),
                     Path.of(given.getOrDefault("results", "bench/results")),
-                    "ingest-alone".equals(given.getOrDefault("only", "all")));
+                    "ingest-alone".equals(given.getOrDefault("only", "all")),
+                    "send-shapes".equals(given.getOrDefault("only", "all")),
+                    Integer.parseInt(given.getOrDefault("shape-events", "3000")));
         }
     }
 
@@ -96,6 +98,10 @@ public final class Benchmark {
     void run() throws Exception {
         Path raw = options.results().resolve("raw");
         Files.createDirectories(raw);
+        if (options.sendShapesOnly()) {
+            sendShapes(raw);
+            return;
+        }
         int messageSize = event(0, Clock.micros()).length;
         List<Double> rawRates = new ArrayList<>();
         List<Map<String, Double>> rawAtRate = new ArrayList<>();
@@ -136,9 +142,23 @@ public final class Benchmark {
         System.out.println(Report.headline(options, rawRates, runs));
     }
 
-    private Map<String, Double> serviceRun(int run, Path raw) throws Exception {
-        Map<String, Double> figures = new LinkedHashMap<>();
-        List<String> properties = List.of(
+    /** The send scheduler's traffic shapes alone, on one normal instance (see {@link SendShapes}). */
+    private void sendShapes(Path raw) throws Exception {
+        try (ShapedReceiver shaped = SendShapes.receiver();
+             Service service = Service.start(options.jar(), serviceProperties(), raw.resolve("service-send-shapes.log"))) {
+            emptyAll();
+            SendShapes shapes = new SendShapes(publisher, shaped, options.shapeEvents());
+            shapes.createWebhooks();
+            List<SendShapes.Result> results = shapes.run();
+            String markdown = SendShapes.markdown(machine(), results, "bench/run.sh --only send-shapes --shape-events "
+                    + options.shapeEvents());
+            log("Results: %s", SendShapes.write(options.results(), markdown));
+            System.out.println(markdown);
+        }
+    }
+
+    private List<String> serviceProperties() {
+        return List.of(
                 "quarkus.datasource.reactive.url=postgresql://127.0.0.1:5432/" + DATABASE,
                 "quarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:5432/" + DATABASE,
                 "rabbitmq-host=127.0.0.1",
@@ -148,6 +168,11 @@ public final class Benchmark {
                 "hookfan.auth.enabled=false",
                 // The receiver listens on 127.0.0.1, which production settings refuse as a webhook target.
                 "hookfan.webhooks.allow-private-addresses=true");
+    }
+
+    private Map<String, Double> serviceRun(int run, Path raw) throws Exception {
+        Map<String, Double> figures = new LinkedHashMap<>();
+        List<String> properties = serviceProperties();
         String[] ids = new String[options.events()];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = UUID.randomUUID().toString();
@@ -411,14 +436,15 @@ public final class Benchmark {
         // Pending again with nothing attempted, as fresh rows are: no next attempt, and a sweep row due after the
         // default sweep grace (V8). The fast path sends them as send permits free up, and the poller sweeps only what a
         // lost request left, as in production.
-        db.execute("create temporary table bench_resend as select id from webhook_delivery order by id limit " + count);
+        db.execute("create temporary table bench_resend as select id, webhook_id, organization_id from webhook_delivery"
+                + " order by id limit " + count);
         db.execute("update webhook_delivery set status = 'pending', attempts = 0, lease_until = null, delivered_at = null,"
                 + " next_attempt_at = null where id in (select id from bench_resend)");
         db.execute("insert into delivery_sweep (delivery_ids, due_at) select array_agg(id), now() + interval '5 seconds'"
                 + " from bench_resend");
         // After the update: reopening a delivered row moves its success into delivery_attempt (V7's trigger).
         db.execute("delete from delivery_attempt where delivery_id in (select id from bench_resend)");
-        List<Object[]> resend = db.query("select id from bench_resend");
+        List<Object[]> resend = db.query("select id, webhook_id, organization_id from bench_resend");
         db.execute("drop table bench_resend");
         long[] updatesBefore = deliveryUpdates();
         long postsBefore = receiver.posts();
@@ -426,10 +452,11 @@ public final class Benchmark {
         long startMicros = Clock.micros();
         // As the service asks: one request per event, naming its deliveries (one per webhook of the organization).
         for (int from = 0; from < resend.size(); from += WEBHOOKS_PER_ORGANIZATION) {
-            List<String> ids = resend.subList(from, Math.min(resend.size(), from + WEBHOOKS_PER_ORGANIZATION)).stream()
-                    .map(row -> row[0].toString()).toList();
-            publisher.publish("", DELIVERIES_QUEUE, ids.get(0), ("{\"type\":\"webhook.delivery_requested\",\"deliveryIds\":[\""
-                    + String.join("\",\"", ids) + "\"]}").getBytes(StandardCharsets.UTF_8));
+            List<Object[]> rows = resend.subList(from, Math.min(resend.size(), from + WEBHOOKS_PER_ORGANIZATION));
+            String deliveries = rows.stream().map(row -> "{\"id\":\"" + row[0] + "\",\"webhookId\":\"" + row[1]
+                    + "\",\"organizationId\":\"" + row[2] + "\"}").collect(java.util.stream.Collectors.joining(","));
+            publisher.publish("", DELIVERIES_QUEUE, rows.get(0)[0].toString(), ("{\"type\":\"webhook.delivery_requested\",\"deliveries\":["
+                    + deliveries + "]}").getBytes(StandardCharsets.UTF_8));
         }
         publisher.awaitConfirms();
         waitUntil(() -> receiver.posts() - postsBefore, count);

@@ -86,6 +86,15 @@ final class Service implements AutoCloseable {
         return response.body();
     }
 
+    /** DELETEs a resource of the API; fails unless the answer is 2xx. */
+    static void delete(String path) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + HTTP_PORT + path))
+                .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() / 100 != 2) {
+            throw new IllegalStateException("DELETE " + path + " answered " + response.statusCode() + ": " + response.body());
+        }
+    }
+
     /** The sum of a Prometheus counter over all its label sets. */
     static double metric(String name) throws Exception {
         String text = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + MANAGEMENT_PORT + "/q/metrics")).build(),
