@@ -125,6 +125,21 @@ class SendSchedulingTest {
     }
 
     @Test
+    void should_send_to_three_webhooks_each_at_its_own_limit_at_the_same_time() {
+        List<String> webhooks = IntStream.range(0, 3).mapToObj(i -> {
+            slow.slow("/three/" + i, 300);
+            return webhook(ORG, slow.url("/three/" + i));
+        }).toList();
+        for (int i = 0; i < 3; i++) {
+            request(rows(webhooks.get(i), ORG, 64, "null"), webhooks.get(i), ORG);
+        }
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> IntStream.range(0, 3).allMatch(i -> delivered(webhooks.get(i)) == 64));
+        assertEquals(48, slow.peakInFlight(), "three webhooks at 16 sends each");
+        IntStream.range(0, 3).forEach(i -> assertEquals(16, slow.peakInFlight("/three/" + i)));
+    }
+
+    @Test
     void should_deliver_a_quiet_organizations_events_within_3_s_while_another_floods_slow_subscribers() {
         List<String> flooded = IntStream.range(0, 16).mapToObj(i -> {
             slow.slow("/slow/" + i, 6000);

@@ -43,6 +43,10 @@ public final class Receiver implements AutoCloseable {
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Map<String, Queue<Answer>> scripts = new ConcurrentHashMap<>();
     private final Map<String, Long> delays = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger peakInFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> inFlightByPath = new ConcurrentHashMap<>();
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> peakByPath = new ConcurrentHashMap<>();
     private long unavailableUntilNanos;
     private long outageOnFirstRequestNanos;
 
@@ -110,7 +114,29 @@ public final class Receiver implements AutoCloseable {
         return requests.stream().filter(request -> request.path().equals(path)).toList();
     }
 
+    /** The most requests this receiver was answering at once, overall and on one path. */
+    public int peakInFlight() {
+        return peakInFlight.get();
+    }
+
+    public int peakInFlight(String path) {
+        return peakByPath.getOrDefault(path, new java.util.concurrent.atomic.AtomicInteger()).get();
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
+        String requested = exchange.getRequestURI().getPath();
+        java.util.concurrent.atomic.AtomicInteger onPath = inFlightByPath.computeIfAbsent(requested, p -> new java.util.concurrent.atomic.AtomicInteger());
+        peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        peakByPath.computeIfAbsent(requested, p -> new java.util.concurrent.atomic.AtomicInteger()).accumulateAndGet(onPath.incrementAndGet(), Math::max);
+        try {
+            answer(exchange);
+        } finally {
+            inFlight.decrementAndGet();
+            onPath.decrementAndGet();
+        }
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         Map<String, String> headers = new HashMap<>();
         exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), String.join(",", values)));
