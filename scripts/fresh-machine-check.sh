@@ -6,7 +6,7 @@
 # and as a user "dev" with passwordless sudo, and prints one PASS/FAIL line per step and a table at the end.
 #
 #   sudo scripts/fresh-machine-check.sh              # all steps (about 2 GB downloaded, ~40 min on 2 cores)
-#   sudo scripts/fresh-machine-check.sh --quick      # the fault suite alone instead of the whole suite as root
+#   sudo scripts/fresh-machine-check.sh --quick      # the fault suite (and one unit test) instead of the whole suite
 #   sudo scripts/fresh-machine-check.sh --base-only  # only build (or reuse) the pristine root
 #
 # Needs root, debootstrap and slirp4netns (apt-get install debootstrap slirp4netns). The pristine root is built
@@ -232,8 +232,8 @@ mkdir -p "$LOGS"
 rm -f "$LOGS"/*-run-*.log "$LOGS"/*-test.log "$LOGS"/*-machine.log "$LOGS/slirp4netns.log"
 echo "fresh-machine-check: testing $(git -C "$REPO" rev-parse --short HEAD) from $REPO; logs in $LOGS"
 rx0=$(awk '/^ *(eth|en)/ {s += $2} END {print s + 0}' /proc/net/dev)
-check_machine dev full
-if [ "$MODE" = full ]; then check_machine root full; else check_machine root quick; fi
+check_machine dev "$MODE"
+check_machine root "$MODE"
 rm -rf "$ROOT"
 rx1=$(awk '/^ *(eth|en)/ {s += $2} END {print s + 0}' /proc/net/dev)
 
