@@ -27,6 +27,7 @@ import jakarta.ws.rs.core.Context;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -78,6 +79,7 @@ public class WebhookResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Subscribe a URL; the response carries the signing secret")
+    @RequestBody(content = @Content(schema = @Schema(implementation = WebhookRequest.class)))
     @APIResponse(responseCode = "201", description = "Created, with its secret",
             content = @Content(schema = @Schema(implementation = WebhookView.class)))
     @APIResponse(responseCode = "422", description = "The URL's host resolves to an address webhooks may not reach",
@@ -140,6 +142,7 @@ public class WebhookResource {
     @Path("{id}")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Replace url, eventTypes, description, enabled, rateLimit, timeout and headers")
+    @RequestBody(content = @Content(schema = @Schema(implementation = WebhookRequest.class)))
     public Uni<WebhookView> replace(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
                                     JsonNode body) {
         WebhookSpec spec = WebhookRequests.full(body, maxTimeout);
@@ -153,6 +156,7 @@ public class WebhookResource {
     @Path("{id}")
     @Consumes({MediaType.APPLICATION_JSON, MERGE_PATCH})
     @Operation(summary = "Change some fields (JSON merge patch), e.g. {\"enabled\": false}")
+    @RequestBody(content = @Content(mediaType = MERGE_PATCH, schema = @Schema(implementation = WebhookRequest.class)))
     public Uni<WebhookView> patch(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
                                   JsonNode patch) {
         boolean newUrl = patch != null && patch.path("url").isTextual() && UrlPolicy.problemWith(patch.get("url").asText()).isEmpty();

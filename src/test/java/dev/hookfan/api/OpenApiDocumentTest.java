@@ -1,0 +1,32 @@
+package dev.hookfan.api;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import java.net.URL;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.notNullValue;
+
+@QuarkusTest
+class OpenApiDocumentTest {
+
+    @TestHTTPResource(value = "/openapi", management = true)
+    URL openapi;
+
+    @Test
+    void should_document_the_per_webhook_sending_settings_and_the_manual_send_limit() {
+        given().accept("application/json").get(openapi).then().statusCode(200)
+                .body("components.schemas.WebhookRequest.properties", hasKey("rateLimit"))
+                .body("components.schemas.WebhookRequest.properties", hasKey("timeout"))
+                .body("components.schemas.WebhookRequest.properties", hasKey("headers"))
+                .body("paths.'/organizations/{organizationId}/webhooks'.post.requestBody.content.'application/json'.schema.'$ref'",
+                        equalTo("#/components/schemas/WebhookRequest"))
+                .body("components.schemas.WebhookView.properties", hasKey("rateLimit"))
+                .body("paths.'/organizations/{organizationId}/webhooks/{webhookId}/test'.post.responses.'429'", notNullValue())
+                .body("paths.'/organizations/{organizationId}/deliveries/{deliveryId}/redeliver'.post.responses.'429'", notNullValue());
+    }
+}
