@@ -113,10 +113,11 @@ public class DeliverySender {
 
     /** One attempt, in the background; the scheduler's room for it is given back when it ends, whatever happens. */
     private void start(RequestedDelivery work) {
+        AtomicBoolean posted = new AtomicBoolean();
         AtomicBoolean answered = new AtomicBoolean();
         Runnable endExchange = () -> {
             if (answered.compareAndSet(false, true)) {
-                scheduler.answered(work);
+                scheduler.answered(work, posted.get());
             }
         };
         Uni.createFrom().deferred(() -> directory.endpoint(work.organizationId(), work.webhookId()))
@@ -129,7 +130,8 @@ public class DeliverySender {
                     scheduler.rate(work.webhookId(), endpoint.rateLimit() / (double) Math.max(1, instances.count()));
                     return claims.claim(work.id()).chain(claimed -> claimed == null
                             ? Uni.createFrom().voidItem()
-                            : attempt(claimed, endpoint).invoke(endExchange)
+                            : postable(work).invoke(() -> posted.set(true))
+                                    .chain(() -> attempt(claimed, endpoint)).invoke(endExchange)
                                     .chain(outcome -> recorder.record(claimed, outcome, nextAttempt)));
                 })
                 .onFailure().invoke(failure -> LOG.errorf("Delivery %s: attempt could not be made or recorded, its lease"
@@ -139,6 +141,11 @@ public class DeliverySender {
                     endExchange.run();
                     finished(work);
                 });
+    }
+
+    /** Completes, on a Vert.x context, once the webhook has room for one more post. */
+    private Uni<Void> postable(RequestedDelivery work) {
+        return Uni.createFrom().emitter(emitter -> scheduler.whenPostable(work, () -> emitter.complete(null)));
     }
 
     private void finished(RequestedDelivery work) {

@@ -29,7 +29,11 @@ final class SendScheduler {
         final String webhookId;
         final Org org;
         final ArrayDeque<String> queue = new ArrayDeque<>();
+        /** Started and not yet answered: being claimed, waiting to post, or posting. */
         int inFlight;
+        /** Posting: at most maxPerWebhook. */
+        int posting;
+        final ArrayDeque<Runnable> waitingToPost = new ArrayDeque<>();
         boolean known;
         long intervalNanos;
         long nextStartNanos;
@@ -106,10 +110,31 @@ final class SendScheduler {
     }
 
     /**
-     * A send's exchange with its subscriber ended (answered, failed, or never began): the webhook's and the
-     * organization's room goes to the next in line. Its room in the instance is kept until {@link #finished}.
+     * Completes once the delivery, claimed, may be posted: at most maxPerWebhook posts to one webhook at once. A lane
+     * starts up to as many again, so the next claims run while posts are under way and each slot goes from one
+     * answer straight to the next post; a claimed delivery waits here at most one post's time, well within its lease.
      */
-    void answered(RequestedDelivery delivery) {
+    void whenPostable(RequestedDelivery delivery, Runnable post) {
+        synchronized (this) {
+            Lane lane = lanes.get(delivery.webhookId());
+            if (lane != null && lane.posting >= limits.maxPerWebhook()) {
+                lane.waitingToPost.add(post);
+                return;
+            }
+            if (lane != null) {
+                lane.posting++;
+            }
+        }
+        post.run();
+    }
+
+    /**
+     * A send's exchange with its subscriber ended (answered, failed, or never began; {@code posted} if it had its
+     * turn to post): the webhook's and the organization's room goes to the next in line. Its room in the instance
+     * is kept until {@link #finished}.
+     */
+    void answered(RequestedDelivery delivery, boolean posted) {
+        Runnable next = null;
         synchronized (this) {
             Lane lane = lanes.get(delivery.webhookId());
             if (lane == null) {
@@ -117,8 +142,17 @@ final class SendScheduler {
             }
             lane.inFlight--;
             lane.org.inFlight--;
+            if (posted) {
+                next = lane.waitingToPost.poll();
+                if (next == null) {
+                    lane.posting--;
+                }
+            }
             makeReady(lane);
             readyAgain(lane.org);
+        }
+        if (next != null) {
+            next.run();
         }
         pump();
     }
@@ -186,7 +220,7 @@ final class SendScheduler {
     synchronized List<String> busyWebhooks() {
         List<String> busy = new ArrayList<>();
         lanes.values().forEach(lane -> {
-            if (!lane.queue.isEmpty() || lane.overflowed || lane.inFlight >= limits.maxPerWebhook()) {
+            if (!lane.queue.isEmpty() || lane.overflowed || lane.posting >= limits.maxPerWebhook()) {
                 busy.add(lane.webhookId);
             }
         });
@@ -311,7 +345,7 @@ final class SendScheduler {
     }
 
     private void makeReady(Lane lane) {
-        int laneLimit = lane.known ? limits.maxPerWebhook() : 1;
+        int laneLimit = lane.known ? 2 * limits.maxPerWebhook() : 1;
         if (!lane.ready && !lane.waitingForRate && !lane.queue.isEmpty() && lane.inFlight < laneLimit) {
             lane.ready = true;
             lane.org.ready.add(lane);

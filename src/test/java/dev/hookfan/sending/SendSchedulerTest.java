@@ -47,7 +47,7 @@ class SendSchedulerTest {
 
     /** The subscriber answered and the attempt was recorded. */
     static int done(SendScheduler scheduler, RequestedDelivery delivery) {
-        scheduler.answered(delivery);
+        scheduler.answered(delivery, false);
         return scheduler.finished(delivery);
     }
 
@@ -56,34 +56,49 @@ class SendSchedulerTest {
     }
 
     @Test
-    void should_start_a_webhooks_backlog_in_order_up_to_its_limit_and_the_next_one_as_each_ends() {
+    void should_start_a_webhooks_backlog_in_order_claiming_as_many_ahead_as_it_may_post() {
         SendScheduler scheduler = scheduler(256, 64, 16, 1000, 1000);
         scheduler.offer(work("org", "w", 100));
         // Until the webhook's settings are known, one at a time.
         assertEquals(1, started.size());
         scheduler.rate("w", 0);
-        assertEquals(16, started.size());
-        assertEquals(IntStream.range(0, 16).mapToObj(i -> "w-" + i).toList(), started.stream().map(RequestedDelivery::id).toList());
+        assertEquals(32, started.size(), "16 posting and 16 being claimed meanwhile");
+        assertEquals(IntStream.range(0, 32).mapToObj(i -> "w-" + i).toList(), started.stream().map(RequestedDelivery::id).toList());
         done(scheduler, started.get(0));
-        assertEquals(17, started.size());
-        assertEquals("w-16", started.get(16).id());
-        assertEquals(16, scheduler.inFlight());
-        assertEquals(100 - 17, scheduler.queued());
+        assertEquals(33, started.size());
+        assertEquals("w-32", started.get(32).id());
+        assertEquals(32, scheduler.inFlight());
+        assertEquals(100 - 33, scheduler.queued());
+    }
+
+    @Test
+    void should_let_at_most_the_webhooks_limit_post_at_once_and_the_next_post_as_one_answers() {
+        SendScheduler scheduler = scheduler(256, 64, 2, 1000, 1000);
+        scheduler.offer(work("org", "w", 10));
+        scheduler.rate("w", 0);
+        assertEquals(4, started.size());
+        List<String> posting = new ArrayList<>();
+        started.forEach(delivery -> scheduler.whenPostable(delivery, () -> posting.add(delivery.id())));
+        assertEquals(List.of("w-0", "w-1"), posting);
+        scheduler.answered(started.get(0), true);
+        assertEquals(List.of("w-0", "w-1", "w-2"), posting, "the first claimed one waiting posts as soon as one answers");
+        assertEquals(5, started.size(), "and the next one starts its claim");
+        assertEquals(List.of("w"), scheduler.busyWebhooks());
     }
 
     @Test
     void should_give_the_webhook_its_room_back_at_the_answer_and_the_instance_at_the_record() {
-        SendScheduler scheduler = scheduler(2, 64, 1, 1000, 1000);
-        scheduler.offer(work("org", "w", 3));
+        SendScheduler scheduler = scheduler(3, 64, 1, 1000, 1000);
+        scheduler.offer(work("org", "w", 4));
         scheduler.rate("w", 0);
-        assertEquals(1, started.size());
-        scheduler.answered(started.get(0));
-        assertEquals(2, started.size(), "the next send to the webhook starts while the first is being recorded");
-        scheduler.answered(started.get(1));
-        assertEquals(2, started.size(), "two attempts being recorded hold the instance's two places");
+        assertEquals(2, started.size());
+        scheduler.answered(started.get(0), false);
+        assertEquals(3, started.size(), "the next send to the webhook starts while the first is being recorded");
+        scheduler.answered(started.get(1), false);
+        assertEquals(3, started.size(), "three attempts being recorded or under way hold the instance's three places");
         scheduler.finished(started.get(0));
-        assertEquals(3, started.size());
-        assertEquals(2, scheduler.inFlight());
+        assertEquals(4, started.size());
+        assertEquals(3, scheduler.inFlight());
     }
 
     @Test

@@ -135,8 +135,9 @@ class SendSchedulingTest {
         }
 
         await().atMost(Duration.ofSeconds(20)).until(() -> IntStream.range(0, 3).allMatch(i -> delivered(webhooks.get(i)) == 64));
-        assertEquals(48, slow.peakInFlight(), "three webhooks at 16 sends each");
-        IntStream.range(0, 3).forEach(i -> assertEquals(16, slow.peakInFlight("/three/" + i)));
+        IntStream.range(0, 3).forEach(i -> assertEquals(16, slow.peakInFlight("/three/" + i), "webhook " + i + "'s peak"));
+        // Each webhook's sends overlap the others': not one webhook's 16 after another's (they start a claim apart).
+        assertTrue(slow.peakInFlight() > 32 && slow.peakInFlight() <= 48, slow.peakInFlight() + " sends at once");
     }
 
     @Test
