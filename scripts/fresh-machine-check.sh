@@ -8,6 +8,7 @@
 #   sudo scripts/fresh-machine-check.sh              # all steps (about 2 GB downloaded, ~40 min on 2 cores)
 #   sudo scripts/fresh-machine-check.sh --quick      # the fault suite (and one unit test) instead of the whole suite
 #   sudo scripts/fresh-machine-check.sh --base-only  # only build (or reuse) the pristine root
+# HOOKFAN_FRESH_USERS="dev" checks one user only; HOOKFAN_FRESH_TESTS="FaultSuiteIT#name" narrows --quick's suite.
 #
 # Needs root, debootstrap and slirp4netns (apt-get install debootstrap slirp4netns). The pristine root is built
 # once and kept in $HOOKFAN_FRESH_CACHE (default /var/cache/hookfan-fresh); every run starts from a copy of it.
@@ -221,8 +222,9 @@ check_machine() {
   if [ "$full" = full ]; then
     step "$who: ./scripts/test.sh (the whole suite)" suite "$user" "$LOGS/$user-test.log"
   else
-    step "$who: ./scripts/test.sh -Dit.test=FaultSuiteIT -Dtest=SignaturesTest" suite "$user" "$LOGS/$user-test.log" \
-      -Dit.test=FaultSuiteIT -Dtest=SignaturesTest -Dsurefire.failIfNoSpecifiedTests=false
+    local tests=${HOOKFAN_FRESH_TESTS:-FaultSuiteIT}
+    step "$who: ./scripts/test.sh -Dit.test=$tests -Dtest=SignaturesTest" suite "$user" "$LOGS/$user-test.log" \
+      "-Dit.test=$tests" -Dtest=SignaturesTest -Dsurefire.failIfNoSpecifiedTests=false
   fi
   grep -hE '^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, Failures' "$LOGS/$user-test.log" 2>/dev/null | tail -n 2 | sed "s/^/fresh-machine-check:   $user: /"
   cleanup
@@ -232,8 +234,7 @@ mkdir -p "$LOGS"
 rm -f "$LOGS"/*-run-*.log "$LOGS"/*-test.log "$LOGS"/*-machine.log "$LOGS/slirp4netns.log"
 echo "fresh-machine-check: testing $(git -C "$REPO" rev-parse --short HEAD) from $REPO; logs in $LOGS"
 rx0=$(awk '/^ *(eth|en)/ {s += $2} END {print s + 0}' /proc/net/dev)
-check_machine dev "$MODE"
-check_machine root "$MODE"
+for user in ${HOOKFAN_FRESH_USERS:-dev root}; do check_machine "$user" "$MODE"; done
 rm -rf "$ROOT"
 rx1=$(awk '/^ *(eth|en)/ {s += $2} END {print s + 0}' /proc/net/dev)
 
