@@ -26,8 +26,8 @@ public class SecretCipher {
     private static final Logger LOG = Logger.getLogger(SecretCipher.class);
     private static final String PREFIX = "enc:v1:";
     private static final int IV_BYTES = 12;
-    private static final SecureRandom RANDOM = new SecureRandom();
-
+    /** An instance's, made at run time: a native image must not carry a seeded generator in its heap. */
+    private final SecureRandom random = new SecureRandom();
     private final SecretKeySpec key;
 
     SecretCipher(@ConfigProperty(name = "hookfan.secrets.encryption-key") Optional<String> encodedKey) {
@@ -62,7 +62,7 @@ public class SecretCipher {
         }
         try {
             byte[] iv = new byte[IV_BYTES];
-            RANDOM.nextBytes(iv);
+            random.nextBytes(iv);
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
             cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(128, iv));
             byte[] sealed = cipher.doFinal(secret.getBytes(StandardCharsets.UTF_8));

@@ -7,14 +7,15 @@ import java.util.Base64;
 public final class SecretGenerator {
 
     public static final String PREFIX = "whsec_";
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private SecretGenerator() {
     }
 
     public static String newSecret() {
         byte[] key = new byte[32];
-        RANDOM.nextBytes(key);
+        // Made per call, never held in a static field: a native image would carry it, seeded, in its heap (and
+        // native-image refuses a Random there). Secrets are made on create and rotate only.
+        new SecureRandom().nextBytes(key);
         return PREFIX + Base64.getEncoder().encodeToString(key);
     }
 }
