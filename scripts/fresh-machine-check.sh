@@ -232,7 +232,8 @@ check_machine() {
 
 mkdir -p "$LOGS"
 rm -f "$LOGS"/*-run-*.log "$LOGS"/*-test.log "$LOGS"/*-machine.log "$LOGS/slirp4netns.log"
-echo "fresh-machine-check: testing $(git -C "$REPO" rev-parse --short HEAD) from $REPO; logs in $LOGS"
+COMMIT=$(git -C "$REPO" rev-parse --short HEAD)
+echo "fresh-machine-check: testing $COMMIT from $REPO; logs in $LOGS"
 rx0=$(awk '/^ *(eth|en)/ {s += $2} END {print s + 0}' /proc/net/dev)
 for user in ${HOOKFAN_FRESH_USERS:-dev root}; do check_machine "$user" "$MODE"; done
 rm -rf "$ROOT"
@@ -247,6 +248,6 @@ for i in "${!step_names[@]}"; do
   [ "${step_results[$i]}" = PASS ] || failed=1
 done
 echo
-echo "fresh-machine-check: $(date -u +%Y-%m-%d), commit $(git -C "$REPO" rev-parse --short HEAD), $(( (SECONDS - t0) / 60 )) min," \
+echo "fresh-machine-check: $(date -u +%Y-%m-%d), commit $COMMIT, $(( (SECONDS - t0) / 60 )) min," \
   "about $(( (rx1 - rx0) / 1000000 )) MB received by this host meanwhile: $([ $failed = 0 ] && echo PASS || echo FAIL)"
 exit $failed
