@@ -281,8 +281,11 @@ class FaultSuiteIT {
         first.kill();
         privileged("rabbitmqctl", "stop_app");
         first.launch();
-        // Up without the broker: not ready, and its consumers not connected, but still running.
-        Thread.sleep(8000);
+        // Up without the broker: not ready, and its consumers not connected, but still running. It answers within
+        // seconds when idle and took up to 29 s on a loaded machine: wait for it to answer, not a fixed time.
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                .until(() -> first.status("/q/health/ready") != -1 || !first.running());
+        Thread.sleep(3000);
         assertTrue(first.running());
         assertEquals(503, first.status("/q/health/ready"));
         privileged("rabbitmqctl", "start_app");
