@@ -54,7 +54,7 @@ final class SendScheduler {
         final ArrayDeque<Lane> ready = new ArrayDeque<>();
         final Map<String, Lane> lanes = new HashMap<>();
         int inFlight;
-        boolean ready0;
+        boolean waitingForTurn;
 
         Org(String id) {
             this.id = id;
@@ -103,7 +103,6 @@ final class SendScheduler {
                 queuedIds.add(delivery.id());
                 makeReady(lane);
             }
-            forgetIfIdle(work);
         }
         pump();
         return overflow;
@@ -292,7 +291,7 @@ final class SendScheduler {
         synchronized (this) {
             while (inFlight < limits.maxInFlight() && !readyOrgs.isEmpty()) {
                 Org org = readyOrgs.poll();
-                org.ready0 = false;
+                org.waitingForTurn = false;
                 Lane lane = org.ready.poll();
                 lane.ready = false;
                 long now = clock.nanoTime();
@@ -354,19 +353,10 @@ final class SendScheduler {
     }
 
     private void readyAgain(Org org) {
-        if (!org.ready0 && !org.ready.isEmpty() && org.inFlight < limits.maxPerOrganization()) {
-            org.ready0 = true;
+        if (!org.waitingForTurn && !org.ready.isEmpty() && org.inFlight < limits.maxPerOrganization()) {
+            org.waitingForTurn = true;
             readyOrgs.add(org);
         }
-    }
-
-    private void forgetIfIdle(List<RequestedDelivery> work) {
-        work.forEach(delivery -> {
-            Lane lane = lanes.get(delivery.webhookId());
-            if (lane != null) {
-                forget(lane);
-            }
-        });
     }
 
     /** An idle lane (nothing queued, in flight, overflowed or pending) is removed, so memory follows the work. */
