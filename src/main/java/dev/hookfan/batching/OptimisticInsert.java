@@ -7,11 +7,13 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 
+import java.util.stream.Stream;
+
 /**
  * An insert of rows a lookup has just found missing. It runs as a plain INSERT first: {@code ON CONFLICT DO NOTHING}
  * checks the unique index before every row, one more index descent each, which was 15 % of PostgreSQL's CPU samples
  * during ingest (perf, bench/). Only when another writer committed one of the keys since the lookup does the plain
- * statement fail, as a whole, with a unique violation; it is then run again with the conflict clause.
+ * statement fail, as a whole, with a unique violation; it is then run again with its conflict clauses.
  */
 public final class OptimisticInsert {
 
@@ -21,12 +23,12 @@ public final class OptimisticInsert {
     private final String skippingConflicts;
 
     /**
-     * @param statement the insert with {@code %s} where its {@code ON CONFLICT … DO NOTHING} clause goes
-     * @param conflictClause that clause
+     * @param statement the insert with a {@code %s} where each of its {@code ON CONFLICT} clauses goes
+     * @param conflictClauses those clauses, in the statement's order
      */
-    public OptimisticInsert(String statement, String conflictClause) {
-        this.plain = statement.formatted("");
-        this.skippingConflicts = statement.formatted(" " + conflictClause);
+    public OptimisticInsert(String statement, String... conflictClauses) {
+        this.plain = statement.formatted(Stream.of(conflictClauses).map(clause -> "").toArray());
+        this.skippingConflicts = statement.formatted(Stream.of(conflictClauses).map(clause -> " " + clause).toArray());
     }
 
     public Uni<RowSet<Row>> execute(Pool pool, Tuple arguments) {

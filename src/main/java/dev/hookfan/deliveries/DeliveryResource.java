@@ -1,12 +1,8 @@
 package dev.hookfan.deliveries;
 
-import dev.hookfan.api.ApiException;
 import dev.hookfan.api.NotFound;
 import dev.hookfan.api.OrganizationIds;
 import dev.hookfan.api.Problem;
-import dev.hookfan.webhooks.Webhook;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -21,6 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -45,13 +42,13 @@ public class DeliveryResource {
 
     @GET
     @Path("{deliveryId}")
-    @WithSession
     @Operation(summary = "One delivery with its payload and every attempt")
     public Uni<DeliveryView> get(@PathParam("organizationId") String organizationId,
                                  @PathParam("deliveryId") String deliveryId) {
-        return owned(organizationId, deliveryId)
-                .chain(delivery -> deliveries.attemptsOf(delivery.id)
-                        .map(attempts -> DeliveryView.of(delivery, delivery.payload, attempts)));
+        return valid(organizationId, deliveryId)
+                .chain(() -> deliveries.findOwned(organizationId, deliveryId))
+                .onItem().ifNull().failWith(NotFound::delivery)
+                .chain(delivery -> deliveries.attemptsOf(delivery.id()).map(delivery::withAttempts));
     }
 
     @POST
@@ -64,30 +61,19 @@ public class DeliveryResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> redeliver(@PathParam("organizationId") String organizationId,
                                    @PathParam("deliveryId") String deliveryId) {
-        return Uni.createFrom().item(organizationId).invoke(limit::take)
-                .chain(() -> reschedule(organizationId, deliveryId))
-                .call(delivery -> requests.request(java.util.List.of(
-                        new RequestedDelivery(delivery.id, delivery.webhookId, delivery.organizationId))))
-                .map(delivery -> Response.accepted(Map.of("deliveryId", delivery.id)).build());
+        return valid(organizationId, deliveryId).invoke(() -> limit.take(organizationId))
+                .chain(() -> deliveries.reopen(organizationId, deliveryId))
+                .onItem().ifNull().failWith(NotFound::delivery)
+                .call(delivery -> requests.request(List.of(delivery)))
+                .map(delivery -> Response.accepted(Map.of("deliveryId", delivery.id())).build());
     }
 
-    private Uni<WebhookDelivery> reschedule(String organizationId, String deliveryId) {
-        return Panache.withTransaction(() -> owned(organizationId, deliveryId)
-                .call(delivery -> Webhook.findById(delivery.webhookId).onItem().ifNull().failWith(() ->
-                        ApiException.conflict("webhook-deleted", "The webhook of delivery " + delivery.id + " was deleted")))
-                .invoke(delivery -> {
-                    delivery.status = DeliveryStatus.pending;
-                    delivery.nextAttemptAt = dev.hookfan.api.Cursor.now();
-                    delivery.deliveredAt = null;
-                }));
-    }
-
-    private Uni<WebhookDelivery> owned(String organizationId, String deliveryId) {
+    /** A malformed id is as absent as an unknown one. */
+    private static Uni<Void> valid(String organizationId, String deliveryId) {
         OrganizationIds.require(organizationId);
         if (deliveryId == null || !DELIVERY_ID.matcher(deliveryId).matches()) {
             return Uni.createFrom().failure(NotFound.delivery());
         }
-        return deliveries.findOwned(organizationId, deliveryId)
-                .onItem().ifNull().failWith(() -> NotFound.delivery());
+        return Uni.createFrom().voidItem();
     }
 }

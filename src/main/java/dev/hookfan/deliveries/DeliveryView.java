@@ -6,6 +6,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.vertx.mutiny.sqlclient.Row;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 
 /** A delivery as the API shows it; the payload and attempts only when one delivery is asked for. */
@@ -17,14 +18,23 @@ public record DeliveryView(String id, String webhookId, String organizationId, S
                            @JsonRawValue @JsonInclude(JsonInclude.Include.NON_NULL) String payload,
                            @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptView> attemptHistory) {
 
-    static DeliveryView summary(WebhookDelivery delivery) {
-        return of(delivery, null, null);
+    /** A row of {@link DeliveryRepository}'s views; with the body, the payload is exactly what the subscriber gets. */
+    static DeliveryView of(Row row, boolean withPayload) {
+        String id = row.getString("id");
+        return new DeliveryView(id, row.getString("webhook_id"), row.getString("organization_id"),
+                row.getString("message_id"), row.getString("event_type"), DeliveryStatus.valueOf(row.getString("status")),
+                row.getInteger("attempts"), instant(row.getOffsetDateTime("next_attempt_at")),
+                instant(row.getOffsetDateTime("created_at")), instant(row.getOffsetDateTime("delivered_at")),
+                row.getString("last_error"), withPayload ? DeliveryBody.of(id, row.getString("body")) : null, null);
     }
 
-    static DeliveryView of(WebhookDelivery delivery, String payload, List<AttemptView> history) {
-        return new DeliveryView(delivery.id, delivery.webhookId, delivery.organizationId, delivery.messageId,
-                delivery.eventType, delivery.status, delivery.attempts, delivery.nextAttemptAt, delivery.createdAt,
-                delivery.deliveredAt, delivery.lastError, payload, history);
+    DeliveryView withAttempts(List<AttemptView> history) {
+        return new DeliveryView(id, webhookId, organizationId, messageId, eventType, status, attempts, nextAttemptAt,
+                createdAt, deliveredAt, lastError, payload, history);
+    }
+
+    private static Instant instant(OffsetDateTime at) {
+        return at == null ? null : at.toInstant();
     }
 
     @RegisterForReflection

@@ -22,10 +22,7 @@ class FanOutWriter {
 
     /** Events per batch: up to concurrency × prefetch events are in hand (256 by default); more wait for the next. */
     static final int MAX_BATCH = 128;
-    /**
-     * Two at a time: with one, PostgreSQL sat idle while the service assembled the next batch and the machine stayed
-     * at 76 to 79 % busy; two took ingest alone from 4,141 to 4,761 events/s (medians of four runs each, bench/).
-     */
+    /** Two at a time: with one, PostgreSQL sat idle while the service assembled the next batch (bench/HISTORY.md). */
     static final int BATCHES_IN_FLIGHT = 2;
 
     private final DeliveryRepository deliveries;
@@ -83,7 +80,7 @@ class FanOutWriter {
                     Set<String> ours = Set.copyOf(inserted);
                     insertedPerEvent.forEach(mine -> mine.retainAll(ours));
                     return written(insertedPerEvent, requested(missing.stream().filter(row -> ours.contains(row.id()))
-                            .map(row -> new RequestedDelivery(row.id(), row.webhookId(), row.source().organizationId()))
+                            .map(row -> new RequestedDelivery(row.id(), row.webhookId(), row.event().organizationId))
                             .toList()));
                 });
     }

@@ -40,7 +40,7 @@ public class WebhookDeliveriesResource {
         Cursor cursor = Cursor.decode(after);
         return webhooks.owned(organizationId, webhookId)
                 .chain(webhook -> deliveries.page(webhook.id, wanted, cursor, size))
-                .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.createdAt, row.id), DeliveryView::summary));
+                .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.createdAt(), row.id()), row -> row));
     }
 
     private static DeliveryStatus status(String status) {

@@ -1,5 +1,6 @@
 package dev.hookfan.deliveries;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.events.IntegrationEventContext;
 import dev.hookfan.events.IntegrationEventHandler;
@@ -22,16 +23,16 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
 
     private final WebhookDirectory directory;
     private final FanOutWriter writer;
-    private final DeliveryPayloads payloads;
+    private final ObjectMapper mapper;
     private final IntegrationEventContext context;
     private final Counter created;
     private final Counter deduplicated;
 
-    WebhookEventDispatcher(WebhookDirectory directory, FanOutWriter writer, DeliveryPayloads payloads,
+    WebhookEventDispatcher(WebhookDirectory directory, FanOutWriter writer, ObjectMapper mapper,
                            IntegrationEventContext context, MeterRegistry metrics) {
         this.directory = directory;
         this.writer = writer;
-        this.payloads = payloads;
+        this.mapper = mapper;
         this.context = context;
         this.created = metrics.counter("hookfan.deliveries.created");
         this.deduplicated = metrics.counter("hookfan.deliveries.deduplicated");
@@ -50,29 +51,30 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
 
     @Override
     public Uni<Void> handle(IntegrationEvent event) {
-        DeliverySource source = new DeliverySource(event.organizationId(), event.type(),
-                context.messageId().orElse(null), context.traceparent().orElse(null));
+        NewEvent stored = stored(event, context.messageId().orElse(null), context.traceparent().orElse(null));
         return directory.webhookIds(event.organizationId(), event.type())
-                .chain(subscribed -> write(subscribed, event, source))
+                .chain(subscribed -> write(subscribed, stored))
                 .replaceWithVoid();
     }
 
-    /** Queues one event for one webhook alone (the test endpoint); there is no message, so the id is random. */
+    /** Queues one event for one webhook alone (the test endpoint); there is no message, so the ids are random. */
     public Uni<String> dispatchTo(Webhook webhook, IntegrationEvent event) {
-        DeliverySource source = new DeliverySource(event.organizationId(), event.type(), null, null);
-        return write(List.of(webhook.id), event, source).map(ids -> ids.get(0));
+        return write(List.of(webhook.id), stored(event, null, null)).map(ids -> ids.get(0));
     }
 
-    private Uni<List<String>> write(List<String> subscribed, IntegrationEvent event, DeliverySource source) {
-        List<NewDelivery> candidates = subscribed.stream().map(webhookId -> candidate(webhookId, event, source)).toList();
+    /** Every delivery of the event refers to this, and to nothing else of it: no per-webhook copy of its data. */
+    private NewEvent stored(IntegrationEvent event, String messageId, String traceparent) {
+        String id = messageId == null ? DeliveryIds.random() : DeliveryIds.event(messageId, event.organizationId());
+        return new NewEvent(id, event.organizationId(), messageId, event.type(), traceparent,
+                () -> DeliveryBody.ofEvent(mapper, event, messageId));
+    }
+
+    private Uni<List<String>> write(List<String> subscribed, NewEvent event) {
+        List<NewDelivery> candidates = subscribed.stream().map(webhookId -> new NewDelivery(event.messageId == null
+                ? DeliveryIds.random() : DeliveryIds.derive(event.messageId, webhookId), webhookId, event)).toList();
         return writer.write(candidates).invoke(inserted -> {
             created.increment(inserted.size());
             deduplicated.increment(candidates.size() - inserted.size());
         });
-    }
-
-    private NewDelivery candidate(String webhookId, IntegrationEvent event, DeliverySource source) {
-        String id = source.messageId() == null ? DeliveryIds.random() : DeliveryIds.derive(source.messageId(), webhookId);
-        return new NewDelivery(id, webhookId, payloads.of(id, event, source.messageId()), source);
     }
 }

@@ -21,11 +21,20 @@ import java.util.Map;
 @Singleton
 class DeliveryClaims {
 
-    /** Whether the webhook is enabled, and where and how to send, come from the directory: no join, no subquery. */
-    static final String CLAIM_SOME = "update webhook_delivery d set lease_until = now() + $2 * interval '1 millisecond'"
+    /**
+     * Whether the webhook is enabled, and where and how to send, come from the directory: no join, no subquery. The
+     * event comes with the claimed rows, its body on the first row of each event only: deliveries of one event claimed
+     * together share one copy of it in memory.
+     */
+    static final String CLAIM_SOME = "with claimed as (update webhook_delivery d"
+            + " set lease_until = now() + $2 * interval '1 millisecond'"
             + " where d.id = any($1) and d.status = 'pending'"
             + " and (d.attempts = 0 or d.next_attempt_at <= now()) and (d.lease_until is null or d.lease_until < now())"
-            + " returning " + ClaimedDelivery.COLUMNS;
+            + " returning d.id, d.webhook_id, d.organization_id, d.event_id, d.attempts, d.lease_until)"
+            + " select c.id, c.webhook_id, c.organization_id, c.event_id, c.attempts, c.lease_until, e.message_id,"
+            + " e.event_type, e.traceparent,"
+            + " case when row_number() over (partition by c.event_id) = 1 then e.body end as body"
+            + " from claimed c left join delivery_event e on e.id = c.event_id";
     /** Due work of webhooks that have none waiting here; a disabled webhook's deliveries wait in the database. */
     static final String DUE = "select d.id, d.webhook_id, d.organization_id from webhook_delivery d"
             + " join webhook w on w.id = d.webhook_id and w.enabled"
@@ -64,8 +73,15 @@ class DeliveryClaims {
 
     private Uni<List<ClaimedDelivery>> claimAll(List<String> ids) {
         return pool.preparedQuery(CLAIM_SOME).execute(Tuple.of(ids.toArray(String[]::new), leaseMillis)).map(rows -> {
+            Map<String, String> bodies = new HashMap<>();
+            rows.forEach(row -> {
+                String body = row.getString("body");
+                if (body != null) {
+                    bodies.put(row.getString("event_id"), body);
+                }
+            });
             Map<String, ClaimedDelivery> claimed = new HashMap<>();
-            rows.forEach(row -> claimed.put(row.getString("id"), ClaimedDelivery.of(row)));
+            rows.forEach(row -> claimed.put(row.getString("id"), ClaimedDelivery.of(row, bodies.get(row.getString("event_id")))));
             List<ClaimedDelivery> answers = new ArrayList<>(ids.size());
             // Two starts of one id in a batch (the poller and a request): the first one gets it.
             ids.forEach(id -> answers.add(claimed.remove(id)));

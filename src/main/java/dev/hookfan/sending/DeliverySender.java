@@ -181,6 +181,9 @@ public class DeliverySender {
     private Uni<AttemptOutcome> post(ClaimedDelivery claimed, WebhookEndpoint endpoint, InetAddress address, Duration timeout) {
         Instant started = Instant.now();
         long startNanos = System.nanoTime();
+        if (claimed.eventBody() == null) {
+            return Uni.createFrom().item(failed(started, startNanos, "the event this delivery sends is missing from delivery_event"));
+        }
         SignedRequest request = SignedRequest.of(claimed, endpoint, started, cipher::open, userAgent);
         if (request == null) {
             return Uni.createFrom().item(failed(started, startNanos, "webhook has no valid signing secret"));

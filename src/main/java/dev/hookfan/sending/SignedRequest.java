@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
- * The exact request a subscriber gets for one attempt: the stored body, and the webhook's own headers followed by
+ * The exact request a subscriber gets for one attempt: the delivery's body, and the webhook's own headers followed by
  * Standard Webhooks' id, timestamp and signature (one per secret that may sign at that instant, newest first).
  * A pure function of its inputs; the webhook's headers can never name one of ours (the API refuses them).
  */
@@ -23,13 +23,14 @@ record SignedRequest(Map<String, String> headers, byte[] body) {
         if (secrets.isEmpty()) {
             return null;
         }
+        String body = delivery.payload();
         long timestamp = at.getEpochSecond();
         Map<String, String> headers = new LinkedHashMap<>(endpoint.headers());
         headers.put("content-type", "application/json");
         headers.put("user-agent", userAgent);
         headers.put("webhook-id", delivery.id());
         headers.put("webhook-timestamp", Long.toString(timestamp));
-        headers.put("webhook-signature", Signatures.header(secrets, delivery.id(), timestamp, delivery.payload()));
+        headers.put("webhook-signature", Signatures.header(secrets, delivery.id(), timestamp, body));
         headers.put("hookfan-event-type", delivery.eventType());
         if (delivery.messageId() != null) {
             headers.put("hookfan-message-id", delivery.messageId());
@@ -37,6 +38,6 @@ record SignedRequest(Map<String, String> headers, byte[] body) {
         if (delivery.traceparent() != null) {
             headers.put("traceparent", delivery.traceparent());
         }
-        return new SignedRequest(headers, delivery.payload().getBytes(StandardCharsets.UTF_8));
+        return new SignedRequest(headers, body.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -179,9 +179,9 @@ class SecurityTest {
                     + " values ('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'org_a', ?, '{*}', true, now(), now())", receiver.url("/internal"));
             Database.update("insert into webhook_secret (webhook_id, secret, created_at) values"
                     + " ('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', now())");
-            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status,"
                     + " attempts, next_attempt_at, created_at) values ('bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',"
-                    + " 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'org_a', 'a.b', '{}', 'pending', 0, now(), now())");
+                    + " 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'org_a', 'ee000000000000000000000000000000', 'pending', 0, now(), now())");
             await().atMost(Duration.ofSeconds(10)).until(() -> Database.count(
                     "select count(*) from delivery_attempt where delivery_id = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'") >= 1);
             String error = (String) Database.query("select error from delivery_attempt where delivery_id ="

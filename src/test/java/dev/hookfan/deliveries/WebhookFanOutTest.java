@@ -75,7 +75,7 @@ class WebhookFanOutTest {
     }
 
     static long deliveries(String messageId) {
-        return Database.count("select count(*) from webhook_delivery where message_id = ?", messageId);
+        return Database.count("select count(*) from webhook_delivery where event_id in (select id from delivery_event where message_id = ?)", messageId);
     }
 
     @Test
@@ -151,7 +151,7 @@ class WebhookFanOutTest {
         String messageId = Broker.newMessageId();
         dispatch.run(dispatcher, messageId, event("organization.member_removed"));
         assertEquals(Set.of(DeliveryIds.derive(messageId, first), DeliveryIds.derive(messageId, second)),
-                Set.copyOf(Database.query("select id from webhook_delivery where message_id = ?", messageId)
+                Set.copyOf(Database.query("select id from webhook_delivery where event_id in (select id from delivery_event where message_id = ?)", messageId)
                         .stream().map(row -> row.get(0)).toList()));
     }
 
@@ -168,7 +168,7 @@ class WebhookFanOutTest {
         String messageId = Broker.newMessageId();
         dispatch.run(dispatcher, messageId, event("organization.member_removed"));
         assertEquals(List.of(DeliveryIds.derive(messageId, kept)),
-                Database.query("select id from webhook_delivery where message_id = ?", messageId)
+                Database.query("select id from webhook_delivery where event_id in (select id from delivery_event where message_id = ?)", messageId)
                         .stream().map(row -> row.get(0)).toList());
     }
 
@@ -225,9 +225,8 @@ class WebhookFanOutTest {
     }
 
     static void insertCancelled(String deliveryId, String webhookId, OffsetDateTime createdAt) {
-        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, message_id, event_type, payload,"
-                + " status, created_at) values (?, ?, ?, ?, 'organization.member_removed', '{}', 'cancelled', ?)",
-                deliveryId, webhookId, ORG, deliveryId, createdAt);
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, created_at)"
+                + " values (?, ?, ?, ?, 'cancelled', ?)", deliveryId, webhookId, ORG, Database.EVENT, createdAt);
     }
 
     @Test
@@ -258,14 +257,16 @@ class WebhookFanOutTest {
         CompletableFuture<Void> handled;
         // The other writer's row is not committed yet: the lookup misses it and the insert waits on its key.
         try (AutoCloseable otherWriter = Database.committingOnClose("insert into webhook_delivery (id, webhook_id,"
-                + " organization_id, message_id, event_type, payload, status, created_at) values (?, ?, ?, ?,"
-                + " 'organization.member_removed', '{}', 'cancelled', now())", theirs, first, ORG, messageId)) {
+                + " organization_id, event_id, status, created_at) values (?, ?, ?, ?, 'cancelled', now())",
+                theirs, first, ORG, Database.EVENT)) {
             handled = dispatch.start(dispatcher, messageId, event("organization.member_removed"));
             await().atMost(Duration.ofSeconds(10)).until(() -> Database.waitingForALock("with inserted as (insert into webhook_delivery%") == 1);
         }
         handled.get(10, TimeUnit.SECONDS);
 
-        assertEquals(2, deliveries(messageId));
+        assertEquals(2, Database.count("select count(*) from webhook_delivery where id in (?, ?)", theirs, ours));
+        // The other writer's row refers to an event of its own here; ours stored the event and counts its one row.
+        assertEquals(1, Database.count("select deliveries from delivery_event where id = ?", DeliveryIds.event(messageId, ORG)));
         assertEquals(1, Database.count("select count(*) from webhook_delivery where id = ? and status = 'cancelled'", theirs));
         // Only the row this attempt wrote is requested and has a sweep row.
         assertEquals(List.of(ours), List.copyOf(RecordingDeliveryRequests.REQUESTED));
@@ -340,8 +341,8 @@ class WebhookFanOutTest {
         String deliveryId = given().post("/organizations/{org}/webhooks/{id}/test", ORG, id).then().statusCode(202)
                 .body("deliveryId", matchesPattern("[0-9a-f]{32}")).extract().path("deliveryId");
         assertEquals(1, Database.count("select count(*) from webhook_delivery where organization_id = ?", ORG));
-        assertEquals(1, Database.count("select count(*) from webhook_delivery where id = ? and webhook_id = ?"
-                + " and message_id is null and event_type = 'webhook.test'", deliveryId, id));
+        assertEquals(1, Database.count("select count(*) from webhook_delivery d join delivery_event e on e.id = d.event_id"
+                + " where d.id = ? and d.webhook_id = ? and e.message_id is null and e.event_type = 'webhook.test'", deliveryId, id));
         given().post("/organizations/{org}/webhooks/{id}/test", "org_other", id).then().statusCode(404);
         assertTrue(RecordingDeliveryRequests.REQUESTED.contains(deliveryId));
     }

@@ -55,10 +55,10 @@ class DeliveredRecordsTest {
         List<ClaimedDelivery> claimed = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String id = String.format("d%031d", i);
-            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
-                    + " attempts, lease_until, created_at) values (?, ?, 'org_records', 'test.event', '{}',"
-                    + " 'pending', 0, '2099-01-01T00:00:00Z', now())", id, WEBHOOK);
-            claimed.add(new ClaimedDelivery(id, WEBHOOK, "org_records", null, "test.event", "{}", null, 1, LEASE));
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status,"
+                    + " attempts, lease_until, created_at) values (?, ?, 'org_records', ?,"
+                    + " 'pending', 0, '2099-01-01T00:00:00Z', now())", id, WEBHOOK, Database.EVENT);
+            claimed.add(new ClaimedDelivery(id, WEBHOOK, "org_records", null, "a.b", Database.EVENT_BODY, null, 1, LEASE));
         }
         return claimed;
     }

@@ -70,8 +70,8 @@ class DeliverySenderTest {
         // What a subscriber outage looks like to the planner: statistics taken over a history of delivered rows, then
         // a backlog of pending ones that no statistics know of yet.
         String webhookId = webhook("/backlog")[0];
-        String rows = "insert into webhook_delivery (id, webhook_id, payload, organization_id, event_type, status, attempts,"
-                + " next_attempt_at, created_at) select ? || lpad(i::text, 5, '0'), ?, '{}', ?, 'backlog', ?, 0, %s, now()"
+        String rows = "insert into webhook_delivery (id, webhook_id, event_id, organization_id, status, attempts,"
+                + " next_attempt_at, created_at) select ? || lpad(i::text, 5, '0'), ?, '" + Database.EVENT + "', ?, ?, 0, %s, now()"
                 + " from generate_series(1, 5000) i";
         Database.update(String.format(rows, "null"), "history", webhookId, ORG, "delivered");
         Database.update("analyze webhook_delivery");
@@ -128,7 +128,8 @@ class DeliverySenderTest {
         assertTrue(request.header("user-agent").startsWith("Hookfan/"));
         assertTrue(request.header("content-type").startsWith("application/json"));
         assertTrue(request.body().contains("\"delivery\":\"" + deliveryId + "\""));
-        assertEquals(Database.query("select payload from webhook_delivery where id = ?", deliveryId).get(0).get(0), request.body());
+        assertEquals("{\"delivery\":\"" + deliveryId + "\"," + Database.query("select e.body from webhook_delivery d"
+                + " join delivery_event e on e.id = d.event_id where d.id = ?", deliveryId).get(0).get(0), request.body());
         await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(() -> receiver.requests("/ok").size() == 1);
         given().get("/organizations/{org}/deliveries/{id}", ORG, deliveryId).then().statusCode(200)
                 .body("status", equalTo("delivered")).body("attempts", is(1))
@@ -142,8 +143,8 @@ class DeliverySenderTest {
         String[] webhook = webhook("/endless");
         receiver.script("/endless", Answer.endless(200));
         String deliveryId = UUID.randomUUID().toString().replace("-", "");
-        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status, attempts,"
-                + " next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0, now(), now())",
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, attempts,"
+                + " next_attempt_at, created_at) values (?, ?, ?, 'ee000000000000000000000000000000', 'pending', 0, now(), now())",
                 deliveryId, webhook[0], ORG);
 
         // Read to its end, the answer would outlast the 2 s send timeout: a failed attempt, then a retry.
@@ -189,8 +190,8 @@ class DeliverySenderTest {
         String[] webhook = webhook("/gone");
         receiver.script("/gone", Answer.status(410));
         String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
-        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status, attempts,"
-                + " next_attempt_at, created_at) values ('e0000000000000000000000000000001', ?, ?, 'a.b', '{}', 'pending', 1,"
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, attempts,"
+                + " next_attempt_at, created_at) values ('e0000000000000000000000000000001', ?, ?, 'ee000000000000000000000000000000', 'pending', 1,"
                 + " now() + interval '1 hour', now())", webhook[0], ORG);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> "cancelled".equals(status(deliveryId)));
@@ -262,13 +263,13 @@ class DeliverySenderTest {
     void should_sweep_a_pending_delivery_whose_request_message_never_came() {
         String[] webhook = webhook("/swept");
         String deliveryId = UUID.randomUUID().toString().replace("-", "");
-        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status, attempts,"
-                + " next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{\"swept\":true}', 'pending', 0, now(), now())",
-                deliveryId, webhook[0], ORG);
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, attempts,"
+                + " next_attempt_at, created_at) values (?, ?, ?, ?, 'pending', 0, now(), now())",
+                deliveryId, webhook[0], ORG, Database.EVENT);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(deliveryId)));
         assertEquals(1, receiver.requests("/swept").size());
-        assertEquals("{\"swept\":true}", receiver.requests("/swept").get(0).body());
+        assertEquals("{\"delivery\":\"" + deliveryId + "\"," + Database.EVENT_BODY, receiver.requests("/swept").get(0).body());
     }
 
     @Test
@@ -277,8 +278,8 @@ class DeliverySenderTest {
         List<String> ids = IntStream.range(0, 3).mapToObj(i -> UUID.randomUUID().toString().replace("-", "")).toList();
         for (String id : ids) {
             // As the fan-out writes them: no next attempt, so only the request or the sweep row can get them sent.
-            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
-                    + " attempts, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0, now())", id, webhookId, ORG);
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status,"
+                    + " attempts, created_at) values (?, ?, ?, 'ee000000000000000000000000000000', 'pending', 0, now())", id, webhookId, ORG);
         }
         String array = "{" + String.join(",", ids) + "}";
         Database.update("insert into delivery_sweep (delivery_ids, due_at) values (?::varchar[], now() + interval '1 hour')", array);
@@ -299,8 +300,8 @@ class DeliverySenderTest {
         // Sorted: the held delivery comes first, where a sweep locking in id order would wait for it.
         List<String> ids = IntStream.range(0, 2).mapToObj(i -> UUID.randomUUID().toString().replace("-", "")).sorted().toList();
         for (String id : ids) {
-            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
-                    + " attempts, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0, now())", id, webhookId, ORG);
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status,"
+                    + " attempts, created_at) values (?, ?, ?, 'ee000000000000000000000000000000', 'pending', 0, now())", id, webhookId, ORG);
         }
         String held = ids.get(0);
         String free = ids.get(1);
@@ -326,8 +327,8 @@ class DeliverySenderTest {
         List<String> ids = IntStream.range(0, 40).mapToObj(i -> UUID.randomUUID().toString().replace("-", "")).toList();
         for (String id : ids) {
             // Three fast-path requests race for each, and the poller once they are due.
-            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
-                    + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0,"
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status,"
+                    + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'ee000000000000000000000000000000', 'pending', 0,"
                     + " now() + interval '2 seconds', now())", id, webhook[0], ORG);
         }
         List<CompletableFuture<Void>> requests = ids.stream()
@@ -351,8 +352,8 @@ class DeliverySenderTest {
             String id = UUID.randomUUID().toString().replace("-", "");
             ids.add(id);
             // Due only in an hour: the poller leaves them alone, so only the request message can send them.
-            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
-                    + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0,"
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status,"
+                    + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'ee000000000000000000000000000000', 'pending', 0,"
                     + " now() + interval '1 hour', now())", id, webhookId, ORG);
         }
         broker.publishTo(Broker.DELIVERIES, "not-a-delivery-id", ("{\"type\":\"webhook.delivery_requested\",\"deliveryIds\":[\""
@@ -374,8 +375,8 @@ class DeliverySenderTest {
             for (int d = 0; d < 10; d++) {
                 String id = UUID.randomUUID().toString().replace("-", "");
                 ids.add(id);
-                Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
-                        + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0,"
+                Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status,"
+                        + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'ee000000000000000000000000000000', 'pending', 0,"
                         + " now() + interval '1 hour', now())", id, webhookId, ORG);
             }
         }
@@ -397,8 +398,8 @@ class DeliverySenderTest {
             String id = UUID.randomUUID().toString().replace("-", "");
             ids.add(id);
             // Due only in an hour: only the request messages can send them.
-            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status,"
-                    + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0,"
+            Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status,"
+                    + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'ee000000000000000000000000000000', 'pending', 0,"
                     + " now() + interval '1 hour', now())", id, webhooks.get(i % webhooks.size()), ORG);
         }
         Statements statements = Statements.countedFromNow();
@@ -469,8 +470,8 @@ class DeliverySenderTest {
     void should_leave_a_requested_delivery_unsent_and_unleased_when_its_webhook_was_disabled_since() throws Exception {
         String webhookId = webhook("/disabled")[0];
         String deliveryId = UUID.randomUUID().toString().replace("-", "");
-        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status, attempts,"
-                + " created_at) values (?, ?, ?, 'a.b', '{}', 'pending', 0, now())", deliveryId, webhookId, ORG);
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, attempts,"
+                + " created_at) values (?, ?, ?, 'ee000000000000000000000000000000', 'pending', 0, now())", deliveryId, webhookId, ORG);
         Database.update("update webhook set enabled = false where id = ?", webhookId);
         settleNotifications();
 

@@ -84,8 +84,8 @@ class SendSchedulingTest {
     /** Delivery rows written straight to the database, as a fan-out writes them, for the sender alone to send. */
     static List<String> rows(String webhookId, String organization, int count, String nextAttemptAt) {
         List<String> ids = IntStream.range(0, count).mapToObj(i -> UUID.randomUUID().toString().replace("-", "")).toList();
-        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status, attempts,"
-                + " next_attempt_at, created_at) select id, ?, ?, 'a.b', '{}', 'pending', " + (nextAttemptAt.equals("null") ? "0" : "1")
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, attempts,"
+                + " next_attempt_at, created_at) select id, ?, ?, 'ee000000000000000000000000000000', 'pending', " + (nextAttemptAt.equals("null") ? "0" : "1")
                 + ", " + nextAttemptAt + ", now() from unnest(string_to_array(?, ',')) as id",
                 webhookId, organization, String.join(",", ids));
         return ids;

@@ -22,10 +22,13 @@ class SignedRequestTest {
     static final String CURRENT = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     static final String ROTATED = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
     static final Instant AT = Instant.parse("2026-12-06T10:00:00Z");
-    static final String BODY = "{\"delivery\":\"d1\",\"type\":\"a.b\",\"data\":{}}";
+    static final String ID = "0123456789abcdef0123456789abcdef";
+    static final String EVENT_BODY = "\"type\":\"a.b\",\"data\":{}}";
+    /** The delivery's own id first, then its event's stored body. */
+    static final String BODY = "{\"delivery\":\"" + ID + "\",\"type\":\"a.b\",\"data\":{}}";
 
     static ClaimedDelivery delivery(String messageId, String traceparent) {
-        return new ClaimedDelivery("0123456789abcdef0123456789abcdef", "w1", "org", messageId, "a.b", BODY, traceparent, 1,
+        return new ClaimedDelivery(ID, "w1", "org", messageId, "a.b", EVENT_BODY, traceparent, 1,
                 OffsetDateTime.parse("2026-12-06T10:01:00Z"));
     }
 
@@ -34,7 +37,7 @@ class SignedRequestTest {
     }
 
     @Test
-    void should_put_the_webhooks_headers_first_then_the_signed_ones_over_the_stored_body() {
+    void should_put_the_webhooks_headers_first_then_the_signed_ones_over_the_delivery_id_and_the_stored_event_body() {
         Map<String, String> own = new LinkedHashMap<>();
         own.put("X-Tenant", "acme");
         // The reference library checks the timestamp against its own clock: this one is signed now.

@@ -23,12 +23,22 @@ public final class Database {
                 config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""));
     }
 
+    /**
+     * The event that delivery rows written by tests themselves refer to (V13: a delivery sends its stored event);
+     * {@link #reset()} writes it again each time. Its deliveries send {@code {"delivery":"<id>","type":"a.b",…}}.
+     */
+    public static final String EVENT = "ee000000000000000000000000000000";
+    public static final String EVENT_BODY = "\"type\":\"a.b\",\"organizationId\":\"org_test\",\"occurredAt\":null,"
+            + "\"messageId\":null,\"data\":{}}";
+
     /** Empties every table; retried, since a running service's poller may deadlock with the truncate. */
     public static void reset() {
         for (int attempt = 1; ; attempt++) {
             try {
-                update("truncate webhook, webhook_secret, webhook_delivery, delivery_attempt, delivery_sweep, audit_entry,"
-                        + " organization_entitlements");
+                update("truncate webhook, webhook_secret, webhook_delivery, delivery_attempt, delivery_sweep, delivery_event,"
+                        + " audit_entry, organization_entitlements");
+                update("insert into delivery_event (id, organization_id, event_type, body, deliveries, created_at)"
+                        + " values (?, 'org_test', 'a.b', ?, 0, now())", EVENT, EVENT_BODY);
                 return;
             } catch (IllegalStateException e) {
                 if (attempt == 5) {

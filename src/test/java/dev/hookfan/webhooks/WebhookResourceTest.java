@@ -115,8 +115,8 @@ class WebhookResourceTest {
     @Test
     void should_delete_and_cancel_pending_deliveries_keeping_their_history() {
         String id = createdId(ORG, "https://localhost/a", "[\"*\"]");
-        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_type, payload, status, attempts,"
-                + " next_attempt_at, created_at) values ('d0000000000000000000000000000001', ?, ?, 'a.b', '{}', 'pending', 0,"
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, attempts,"
+                + " next_attempt_at, created_at) values ('d0000000000000000000000000000001', ?, ?, 'ee000000000000000000000000000000', 'pending', 0,"
                 + " now() + interval '1 hour', now())", id, ORG);
         given().delete(BASE + "/{id}", ORG, id).then().statusCode(204);
         given().get(BASE + "/{id}", ORG, id).then().statusCode(404);
