@@ -1,37 +1,116 @@
 package dev.hookfan.messaging;
 
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
 import io.smallrye.reactive.messaging.providers.locals.LocalContextMetadata;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
+import java.util.ArrayDeque;
+import java.util.Queue;
 import java.util.concurrent.Flow;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * A consumer that handles up to a bound of messages at once, each on the Vert.x context the connector made for it,
- * as SmallRye calls a consuming method. A method that returns a Uni takes one message at a time per channel copy;
- * many at once over one connection let the handlers share statements and commits.
+ * A consumer that handles many messages at once, each on the Vert.x context the connector made for it, as SmallRye
+ * calls a consuming method: up to {@code atOnce} of them, and no more bytes than the shared {@link BytesInHand}
+ * allows. A method that returns a Uni takes one message at a time per channel copy; many at once over one connection
+ * let the handlers share statements and commits. The rest wait, in order, as the broker delivered them.
  */
-final class ConcurrentConsumption {
+final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
 
     private static final Logger LOG = Logger.getLogger(ConcurrentConsumption.class);
 
-    private ConcurrentConsumption() {
+    private final String channel;
+    private final int atOnce;
+    private final BytesInHand bytes;
+    private final Function<Message<byte[]>, Uni<Void>> handler;
+    private final Queue<Message<byte[]>> waiting = new ArrayDeque<>();
+    private final AtomicInteger draining = new AtomicInteger();
+    private int running;
+
+    private ConcurrentConsumption(String channel, int atOnce, BytesInHand bytes, Function<Message<byte[]>, Uni<Void>> handler) {
+        this.channel = channel;
+        this.atOnce = atOnce;
+        this.bytes = bytes;
+        this.handler = handler;
     }
 
-    /** The handler settles each message itself; it is called at most {@code atOnce} times without having completed. */
-    static Flow.Subscriber<Message<byte[]>> of(String channel, int atOnce, Function<Message<byte[]>, Uni<Void>> handler) {
-        // Requests without bound: the broker's prefetch (basic.qos) is what limits the messages in hand.
-        UnicastProcessor<Message<byte[]>> messages = UnicastProcessor.create();
-        messages.onItem().transformToUni(message -> LocalContextMetadata.<Uni<Void>>invokeOnMessageContext(message,
+    /** The handler settles each message itself. */
+    static Flow.Subscriber<Message<byte[]>> of(String channel, int atOnce, BytesInHand bytes,
+                                               Function<Message<byte[]>, Uni<Void>> handler) {
+        ConcurrentConsumption consumption = new ConcurrentConsumption(channel, atOnce, bytes, handler);
+        bytes.onRoom(consumption::drain);
+        return consumption;
+    }
+
+    @Override
+    public void onSubscribe(Flow.Subscription subscription) {
+        // Requests without bound: the broker's prefetch (basic.qos) is what limits the messages delivered.
+        subscription.request(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void onNext(Message<byte[]> message) {
+        synchronized (waiting) {
+            waiting.add(message);
+        }
+        drain();
+    }
+
+    /** Starts what fits; one thread at a time, and a start that ends at once only makes it look again. */
+    private void drain() {
+        if (draining.getAndIncrement() != 0) {
+            return;
+        }
+        do {
+            for (Message<byte[]> next; (next = nextThatFits()) != null; ) {
+                start(next);
+            }
+        } while (draining.decrementAndGet() != 0);
+    }
+
+    private Message<byte[]> nextThatFits() {
+        synchronized (waiting) {
+            Message<byte[]> head = waiting.peek();
+            if (head == null || running >= atOnce || !bytes.take(size(head))) {
+                return null;
+            }
+            running++;
+            return waiting.poll();
+        }
+    }
+
+    private void start(Message<byte[]> message) {
+        Uni.createFrom().deferred(() -> LocalContextMetadata.<Uni<Void>>invokeOnMessageContext(message,
                         ignored -> handler.apply(message)).flatMap(settling -> settling))
-                .merge(atOnce)
-                .subscribe().with(
-                        settled -> {
-                        },
-                        failure -> LOG.errorf("The stream of channel %s failed; this consumer stops: %s", channel, failure.toString()));
-        return messages;
+                .subscribe().with(settled -> finished(message), failure -> {
+                    // The handler settles every message it is given; whatever escapes it is a bug, not a reason to stop.
+                    LOG.errorf("Channel %s: a message escaped its handler, requeueing it: %s", channel, failure.toString());
+                    message.nack(failure);
+                    finished(message);
+                });
+    }
+
+    private void finished(Message<byte[]> message) {
+        synchronized (waiting) {
+            running--;
+        }
+        bytes.release(size(message));
+    }
+
+    private static long size(Message<byte[]> message) {
+        byte[] payload = message.getPayload();
+        return payload == null ? 0 : payload.length;
+    }
+
+    @Override
+    public void onError(Throwable failure) {
+        LOG.errorf("The stream of channel %s failed; this consumer stops: %s", channel, failure.toString());
+    }
+
+    @Override
+    public void onComplete() {
+        LOG.infof("The stream of channel %s completed", channel);
     }
 }

@@ -37,11 +37,13 @@ public class DeliveryRequestConsumer {
         this.config = config;
     }
 
-    /** Many requests in hand at once; queuing them is quick, so the bound only smooths bursts. */
+    /** Many requests in hand at once; queuing them is quick, so the bound only smooths bursts. A request names ids
+     * only, so the count alone bounds their bytes. */
     @Incoming(ConsumerStart.DELIVERIES)
     @Acknowledgment(Acknowledgment.Strategy.MANUAL)
     Flow.Subscriber<Message<byte[]>> handleAtOnce() {
-        return ConcurrentConsumption.of(ConsumerStart.DELIVERIES, config.requestConcurrency(), this::consume);
+        return ConcurrentConsumption.of(ConsumerStart.DELIVERIES, config.requestConcurrency(),
+                new BytesInHand(Long.MAX_VALUE), this::consume);
     }
 
     Uni<Void> consume(Message<byte[]> message) {

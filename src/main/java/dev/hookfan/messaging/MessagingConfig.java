@@ -42,6 +42,13 @@ public interface MessagingConfig {
     @WithDefault("2")
     int concurrency();
 
+    /**
+     * Bytes of the messages being handled at once, over all consumers: a message costs a few times its size while
+     * it is parsed, rendered and written, so this bounds the memory that takes. The rest wait, as delivered.
+     */
+    @WithDefault("16M")
+    MemorySize maxBytesInHand();
+
     /** Larger messages go to the DLQ without running any handler. */
     @WithDefault("1M")
     MemorySize maxMessageSize();

@@ -17,11 +17,18 @@ public final class Instance implements AutoCloseable {
     private final int managementPort;
     private final int httpPort;
     private final java.util.Map<String, String> overrides;
+    /** Options of the process itself, such as a heap limit (-Xmx, which a native executable takes too). */
+    private final java.util.List<String> options;
     private Process process;
 
     public Instance(String name, java.util.Map<String, String> overrides) {
+        this(name, overrides, java.util.List.of());
+    }
+
+    public Instance(String name, java.util.Map<String, String> overrides, java.util.List<String> options) {
         this.name = name;
         this.overrides = overrides;
+        this.options = options;
         this.managementPort = freePort();
         this.httpPort = freePort();
     }
@@ -35,7 +42,9 @@ public final class Instance implements AutoCloseable {
     /** Starts the process without waiting for it to be ready (start two, then await both). */
     public Instance launch() {
         try {
-            java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("java", "-Dquarkus.profile=test",
+            java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("java"));
+            command.addAll(options);
+            command.addAll(java.util.List.of("-Dquarkus.profile=test",
                     "-Dquarkus.http.port=" + httpPort, "-Dquarkus.management.port=" + managementPort));
             overrides.forEach((key, value) -> command.add("-D" + key + "=" + value));
             command.addAll(java.util.List.of("-jar", "target/quarkus-app/quarkus-run.jar"));
