@@ -33,7 +33,8 @@ public final class Benchmark {
     static final String DLQ = "hookfan.integration-events.dlq";
     static final String TYPE = "organization.member_removed";
     static final int ORGANIZATIONS = 20;
-    static final int WEBHOOKS_PER_ORGANIZATION = 5;
+    /** Webhooks per organization, so deliveries per event: bench/run.sh --fan-out, 5 by default. */
+    static int WEBHOOKS_PER_ORGANIZATION = 5;
     /** Unconfirmed publishes in flight, for our publisher and for PerfTest alike. */
     static final int CONFIRM_WINDOW = 1000;
     /** hookfan.messaging.prefetch's default: PerfTest's consumer gets the same. */
@@ -55,7 +56,8 @@ public final class Benchmark {
     private long deadlocksBefore;
 
     record Options(int events, int warmup, int warmupRounds, int runs, int latencyRate, int latencySeconds, int rawSeconds, String queueType,
-                   Path jar, Path results, boolean ingestAloneOnly, boolean sendShapesOnly, int shapeEvents) {
+                   Path jar, Path results, boolean ingestAloneOnly, boolean sendShapesOnly, int shapeEvents, int payloadBytes,
+                   int fanOut, boolean storageOnly, String storageShapes, int backlogEvents) {
 
         static Options parse(String[] args) {
             Map<String, String> given = new LinkedHashMap<>();
@@ -74,7 +76,12 @@ public final class Benchmark {
                     Path.of(given.getOrDefault("results", "bench/results")),
                     "ingest-alone".equals(given.getOrDefault("only", "all")),
                     "send-shapes".equals(given.getOrDefault("only", "all")),
-                    Integer.parseInt(given.getOrDefault("shape-events", "3000")));
+                    Integer.parseInt(given.getOrDefault("shape-events", "3000")),
+                    Integer.parseInt(given.getOrDefault("payload-bytes", "1024")),
+                    Integer.parseInt(given.getOrDefault("fan-out", "5")),
+                    "storage".equals(given.getOrDefault("only", "all")),
+                    given.getOrDefault("storage-shapes", "5x1024,5x4096,20x1024"),
+                    Integer.parseInt(given.getOrDefault("backlog-events", "100000")));
         }
     }
 
@@ -87,6 +94,8 @@ public final class Benchmark {
 
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args);
+        Payload.dataBytes = options.payloadBytes();
+        WEBHOOKS_PER_ORGANIZATION = options.fanOut();
         try (Database db = new Database("jdbc:postgresql://127.0.0.1:5432/" + DATABASE);
              Publisher publisher = new Publisher(AMQP_URI, CONFIRM_WINDOW);
              Receiver receiver = new Receiver(0)) {
@@ -100,6 +109,10 @@ public final class Benchmark {
         Files.createDirectories(raw);
         if (options.sendShapesOnly()) {
             sendShapes(raw);
+            return;
+        }
+        if (options.storageOnly()) {
+            new StorageRun(this, options, db, publisher).run(raw);
             return;
         }
         int messageSize = event(0, Clock.micros()).length;
@@ -157,7 +170,7 @@ public final class Benchmark {
         }
     }
 
-    private List<String> serviceProperties() {
+    List<String> serviceProperties() {
         return List.of(
                 "quarkus.datasource.reactive.url=postgresql://127.0.0.1:5432/" + DATABASE,
                 "quarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:5432/" + DATABASE,
@@ -234,14 +247,14 @@ public final class Benchmark {
     }
 
     /** No rows and no messages: before each run, and after its ingest-only instance, so it leaves no backlog behind. */
-    private void emptyAll() throws Exception {
+    void emptyAll() throws Exception {
         db.truncateAll();
         for (String queue : List.of(WORK_QUEUE, DELIVERIES_QUEUE, DLQ)) {
             publisher.purge(queue);
         }
     }
 
-    private void createWebhooks() throws Exception {
+    void createWebhooks() throws Exception {
         for (int org = 0; org < ORGANIZATIONS; org++) {
             for (int hook = 0; hook < WEBHOOKS_PER_ORGANIZATION; hook++) {
                 Service.post("/organizations/" + organization(org) + "/webhooks",
@@ -256,7 +269,7 @@ public final class Benchmark {
      * {@link #SETTLED_JIT_PCT} % of all cores over a round (at most --warmup-rounds rounds), and every figure is taken
      * after them. Puts prefix_warmup_events.
      */
-    private void warmUp(long pid, boolean sending, String prefix, Map<String, Double> figures) throws Exception {
+    void warmUp(long pid, boolean sending, String prefix, Map<String, Double> figures) throws Exception {
         int rounds = 0;
         while (rounds < options.warmupRounds() && options.warmup() > 0) {
             CpuMeter cpu = CpuMeter.start(pid);
@@ -293,12 +306,13 @@ public final class Benchmark {
      * 1: unique events as fast as the broker takes them, until every delivery row exists and, when the instance
      * sends, every POST arrived. Figures are named after the phase: ingest_alone or ingest (the sender working too).
      */
-    private void ingest(String[] ids, long base, Map<String, Double> figures, String phase, boolean sending) throws Exception {
+    void ingest(String[] ids, long base, Map<String, Double> figures, String phase, boolean sending) throws Exception {
         long rowsBefore = db.count("select count(*) from webhook_delivery");
         long newRows = (long) ids.length * WEBHOOKS_PER_ORGANIZATION;
         long expectedRows = rowsBefore + newRows;
         long postsBefore = receiver.posts();
         double createdBefore = metricOrZero(CREATED);
+        Storage storageBefore = Storage.read(db);
         log("  %s: %d events -> %d deliveries", phase, ids.length, newRows);
         long start = System.nanoTime();
         long startMicros = Clock.micros();
@@ -310,8 +324,10 @@ public final class Benchmark {
         rowsWritten(createdBefore, newRows, expectedRows);
         // The end is the last row's own commit time, not the poll that saw it, so the poll can be slow and cheap.
         double rowsSeconds = (lastCreatedMicros() - startMicros) / 1e6;
+        Storage.read(db).since(storageBefore, ids.length).put(phase, figures);
         long rows = db.count("select count(*) from webhook_delivery");
-        long distinct = db.count("select count(distinct (message_id, webhook_id)) from webhook_delivery");
+        long distinct = db.count("select count(distinct (e.message_id, d.webhook_id)) from webhook_delivery d"
+                + " join delivery_event e on e.id = d.event_id");
         if (rows != expectedRows || distinct != expectedRows) {
             throw new IllegalStateException(rows + " rows, " + distinct + " distinct (message, webhook): expected " + expectedRows);
         }
@@ -524,14 +540,16 @@ public final class Benchmark {
         publisher.awaitConfirms();
         rowsWritten(createdBefore, (long) events * WEBHOOKS_PER_ORGANIZATION, expectedRows);
         waitUntil(() -> receiver.posts() - postsBefore, (long) events * WEBHOOKS_PER_ORGANIZATION);
-        Object[] persisted = db.query("select percentile_disc(0.5) within group (order by l), percentile_disc(0.99) within group (order by l),"
-                + " count(*) from (select extract(epoch from created_at) * 1000000 - (payload::jsonb -> 'data' ->> 't')::bigint as l"
-                + " from webhook_delivery where created_at >= to_timestamp(" + phaseStartMicros + " / 1000000.0)) x").get(0);
+        // An event and all its deliveries are written by one statement at one instant: the percentiles over events are
+        // those over deliveries.
+        String written = "select extract(epoch from created_at) * 1000000 as at, (('{' || body)::jsonb -> 'data' ->> 't')::bigint as t"
+                + " from delivery_event where created_at >= to_timestamp(" + phaseStartMicros + " / 1000000.0)";
+        Object[] persisted = db.query("select percentile_disc(0.5) within group (order by at - t), percentile_disc(0.99) within group"
+                + " (order by at - t), count(*) * " + WEBHOOKS_PER_ORGANIZATION + " from (" + written + ") x").get(0);
         // Where the tail sits in time (a checkpoint, a burst of sweeps) says more than one p99 over the whole phase.
-        String perSecond = db.query("select string_agg(round(p99 / 1000)::text, ' ' order by s) from (select s,"
-                + " percentile_disc(0.99) within group (order by l) as p99 from (select floor(((payload::jsonb -> 'data' ->> 't')::bigint - "
-                + phaseStartMicros + ") / 1000000) as s, extract(epoch from created_at) * 1000000 - (payload::jsonb -> 'data' ->> 't')::bigint as l"
-                + " from webhook_delivery where created_at >= to_timestamp(" + phaseStartMicros + " / 1000000.0)) x group by s) y").get(0)[0].toString();
+        String perSecond = db.query("select string_agg(round(p99 / 1000)::text, ' ' order by s) from (select floor((t - "
+                + phaseStartMicros + ") / 1000000) as s, percentile_disc(0.99) within group (order by at - t) as p99 from ("
+                + written + ") x group by 1) y").get(0)[0].toString();
         phaseStatements.append("\nPublish → delivery row written, p99 ms of each second of the latency phase: ").append(perSecond).append('\n');
         log("  latency: publish → row p99 ms per second: %s", perSecond);
         long[] posted = receiver.latencies();
@@ -563,10 +581,10 @@ public final class Benchmark {
         return String.format(Locale.ROOT, "bench_org_%02d", org);
     }
 
-    /** An event of one of the organizations; "t" carries its publish time in epoch microseconds. */
+    /** An event of one of the organizations, with {@link Payload}'s data. */
     static byte[] event(int n, long publishedMicros) {
         return ("{\"type\":\"" + TYPE + "\",\"organizationId\":\"" + organization(n % ORGANIZATIONS)
-                + "\",\"occurredAt\":\"2026-12-03T08:00:00Z\",\"data\":{\"n\":" + n + ",\"t\":" + publishedMicros + "}}")
+                + "\",\"occurredAt\":\"2026-12-03T08:00:00Z\",\"data\":" + Payload.data(n, publishedMicros) + "}")
                 .getBytes(StandardCharsets.UTF_8);
     }
 

@@ -18,14 +18,18 @@ final class Report {
             List.of(
                 new Row("ingest_alone_events_per_s", "ingest alone (ingest-only instance, nothing sends), events/s (publish → every delivery row written)", 0, "≥ 0.5 × raw"),
                 new Row("ingest_alone_deliveries_per_s", "ingest alone, delivery rows/s", 0, ""),
-                new Row("ingest_alone_warmup_events", "ingest alone, warm-up events before it (until the JIT settled)", 0, "")),
+                new Row("ingest_alone_warmup_events", "ingest alone, warm-up events before it (until the JIT settled)", 0, ""),
+                new Row("ingest_alone_disk_bytes_per_event", "ingest alone, bytes on disk per event (tables, TOAST, indexes)", 0, ""),
+                new Row("ingest_alone_total_wal_bytes_per_event", "ingest alone, WAL bytes per event (the server's)", 0, "")),
             statementRows("ingest_alone", "ingest alone", "event"),
             cpuRows("ingest_alone", "ingest alone", "publisher"),
             List.of(
                 new Row("ingest_events_per_s", "ingest with the sender working, events/s (publish → every delivery row written)", 0, ""),
                 new Row("ingest_deliveries_per_s", "ingest, delivery rows/s", 0, ""),
                 new Row("ingest_sent_per_s", "ingest, deliveries/s received by the subscriber (publish → last POST)", 0, ""),
-                new Row("ingest_warmup_events", "ingest, warm-up events before it (until the JIT settled)", 0, "")),
+                new Row("ingest_warmup_events", "ingest, warm-up events before it (until the JIT settled)", 0, ""),
+                new Row("ingest_disk_bytes_per_event", "ingest, bytes on disk per event (tables, TOAST, indexes)", 0, ""),
+                new Row("ingest_total_wal_bytes_per_event", "ingest, WAL bytes per event (the server's)", 0, "")),
             cpuRows("ingest", "ingest", "publisher, subscriber"),
             List.of(
                 new Row("ingest_publish_events_per_s", "publisher, events/s confirmed by the broker while Hookfan consumes and sends", 0, ""),
@@ -106,14 +110,15 @@ final class Report {
                 .append("Command: `bench/run.sh --events ").append(options.events()).append(" --warmup ").append(options.warmup())
                 .append(" --warmup-rounds ").append(options.warmupRounds()).append(" --runs ").append(options.runs())
                 .append(" --latency-rate ").append(options.latencyRate()).append(" --latency-seconds ").append(options.latencySeconds())
-                .append(" --raw-seconds ").append(options.rawSeconds()).append(" --queue-type ").append(options.queueType()).append("`\n\n")
+                .append(" --raw-seconds ").append(options.rawSeconds()).append(" --queue-type ").append(options.queueType())
+                .append(" --payload-bytes ").append(options.payloadBytes()).append(" --fan-out ").append(options.fanOut()).append("`\n\n")
                 .append("## Machine\n\n").append(machine).append("\n\n")
                 .append("## Set-up\n\n")
                 .append("Broker, database, load generator, subscriber and service all on this machine. ")
                 .append(Benchmark.ORGANIZATIONS).append(" organizations × ").append(Benchmark.WEBHOOKS_PER_ORGANIZATION)
                 .append(" enabled webhooks; each event goes to one organization, so it fans out to ")
                 .append(Benchmark.WEBHOOKS_PER_ORGANIZATION).append(" deliveries. Events are ").append(messageSize)
-                .append(" bytes, persistent, published with confirms (").append(Benchmark.CONFIRM_WINDOW)
+                .append(" bytes (").append(Payload.dataBytes).append(" bytes of incompressible data), persistent, published with confirms (").append(Benchmark.CONFIRM_WINDOW)
                 .append(" unconfirmed at most). The packaged service (`target/quarkus-app`) runs with its production defaults except:")
                 .append(" its own database and vhost, `hookfan.auth.enabled=false` (only the set-up API calls would need a token) and")
                 .append(" `hookfan.webhooks.allow-private-addresses=true` (the subscriber is on 127.0.0.1). Ingest is measured twice:")

@@ -145,7 +145,7 @@ final class SendShapes {
 
     static byte[] event(String organization, int n, long publishedMicros) {
         return ("{\"type\":\"" + TYPE + "\",\"organizationId\":\"" + organization
-                + "\",\"occurredAt\":\"2026-12-06T08:00:00Z\",\"data\":{\"n\":" + n + ",\"t\":" + publishedMicros + "}}")
+                + "\",\"occurredAt\":\"2026-12-06T08:00:00Z\",\"data\":" + Payload.data(n, publishedMicros) + "}")
                 .getBytes(StandardCharsets.UTF_8);
     }
 

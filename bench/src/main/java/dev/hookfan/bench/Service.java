@@ -97,11 +97,16 @@ final class Service implements AutoCloseable {
 
     /** The sum of a Prometheus counter over all its label sets. */
     static double metric(String name) throws Exception {
+        return metric(name, "");
+    }
+
+    /** The sum of the series of this metric whose labels contain the text. */
+    static double metric(String name, String labels) throws Exception {
         String text = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + MANAGEMENT_PORT + "/q/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         double sum = 0;
         for (String line : text.split("\n")) {
-            if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+            if ((line.startsWith(name + "{") || line.startsWith(name + " ")) && line.contains(labels)) {
                 sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }
