@@ -158,7 +158,7 @@ public final class Instance implements AutoCloseable {
      * {@code @QuarkusIntegrationTest} reads to choose its launcher: {@code type=jar} (path to the fast-jar's runner),
      * {@code native} (path to the executable) or {@code native-container} (the image, run with the container runtime
      * Quarkus detects, on the network Quarkus puts the tests' own container on: {@code quarkus.test.container.network},
-     * {@code host} in .ci/run, so that the container reaches PostgreSQL and RabbitMQ on localhost as the tests do).
+     * {@code host} in scripts/native-test.sh, so that the container reaches PostgreSQL and RabbitMQ on localhost as the tests do).
      */
     record Artifact(String type, String path, String image, java.util.Optional<String> network) {
 
