@@ -48,16 +48,25 @@ public final class Benchmark {
     private final Database db;
     private final Publisher publisher;
     private final Receiver receiver;
-    private final List<Map<String, Double>> runs = new ArrayList<>();
+    /** Every run's figures, per artifact (jvm, native), in --artifacts order. */
+    private final Map<String, List<Map<String, Double>>> runs = new LinkedHashMap<>();
     private final StringBuilder statements = new StringBuilder();
     private final StringBuilder phaseStatements = new StringBuilder();
+    /** The run and artifact the statement tables are of. */
+    private String runLabel;
     /** Checkpoints begun before the phase whose statements are being counted. */
     private long checkpointsBefore;
     private long deadlocksBefore;
 
     record Options(int events, int warmup, int warmupRounds, int runs, int latencyRate, int latencySeconds, int rawSeconds, String queueType,
                    Path jar, Path results, boolean ingestAloneOnly, boolean sendShapesOnly, int shapeEvents, int payloadBytes,
-                   int fanOut, boolean storageOnly, String storageShapes, int backlogEvents) {
+                   int fanOut, boolean storageOnly, String storageShapes, int backlogEvents, List<String> artifacts,
+                   Path nativeExecutable) {
+
+        /** What --artifacts names: the jar ("jvm") or the native executable ("native"). */
+        Path artifact(String name) {
+            return "native".equals(name) ? nativeExecutable : jar;
+        }
 
         static Options parse(String[] args) {
             Map<String, String> given = new LinkedHashMap<>();
@@ -81,7 +90,9 @@ public final class Benchmark {
                     Integer.parseInt(given.getOrDefault("fan-out", "5")),
                     "storage".equals(given.getOrDefault("only", "all")),
                     given.getOrDefault("storage-shapes", "5x1024,5x4096,20x1024"),
-                    Integer.parseInt(given.getOrDefault("backlog-events", "100000")));
+                    Integer.parseInt(given.getOrDefault("backlog-events", "100000")),
+                    List.of(given.getOrDefault("artifacts", "jvm").split(",")),
+                    Path.of(given.getOrDefault("native", "target/hookfan-0.1.0-SNAPSHOT-runner")));
         }
     }
 
@@ -137,12 +148,15 @@ public final class Benchmark {
                 rawAtRate.add(atRate);
             }
         }
+        // The artifacts take turns within each run, so a machine's drift over the run touches both alike.
         for (int run = 1; run <= options.runs(); run++) {
-            Map<String, Double> figures = serviceRun(run, raw);
-            if (run <= rawAtRate.size()) {
-                figures.putAll(rawAtRate.get(run - 1));
+            for (String artifact : options.artifacts()) {
+                Map<String, Double> figures = serviceRun(run, raw, artifact);
+                if (run <= rawAtRate.size()) {
+                    figures.putAll(rawAtRate.get(run - 1));
+                }
+                runs.computeIfAbsent(artifact, name -> new ArrayList<>()).add(figures);
             }
-            runs.add(figures);
         }
         if (options.ingestAloneOnly()) {
             // A quick look while changing the service: no report, whose other figures this mode does not take.
@@ -152,7 +166,7 @@ public final class Benchmark {
         Path report = options.results().resolve(LocalDate.now() + ".md");
         Files.writeString(report, Report.markdown(options, machine(), messageSize, rawRates, runs, phaseStatements.toString(), statements.toString()));
         log("Results: %s", report);
-        System.out.println(Report.headline(options, rawRates, runs));
+        System.out.println(Report.headlines(rawRates, runs));
     }
 
     /** The send scheduler's traffic shapes alone, on one normal instance (see {@link SendShapes}). */
@@ -183,7 +197,8 @@ public final class Benchmark {
                 "hookfan.webhooks.allow-private-addresses=true");
     }
 
-    private Map<String, Double> serviceRun(int run, Path raw) throws Exception {
+    private Map<String, Double> serviceRun(int run, Path raw, String artifact) throws Exception {
+        runLabel = run + " (" + artifact + ")";
         Map<String, Double> figures = new LinkedHashMap<>();
         List<String> properties = serviceProperties();
         String[] ids = new String[options.events()];
@@ -193,8 +208,9 @@ public final class Benchmark {
         // 1a: ingest alone, as the issue allows: an ingest-only instance writes and requests, and nothing sends.
         List<String> ingestOnly = new ArrayList<>(properties);
         ingestOnly.add("hookfan.delivery.sending-enabled=false");
-        log("Run %d: starting the packaged service as an ingest-only instance", run);
-        try (Service service = Service.start(options.jar(), ingestOnly, raw.resolve("service-" + run + "-ingest-only.log"))) {
+        log("Run %d: starting the packaged service (%s) as an ingest-only instance", run, artifact);
+        try (Service service = Service.start(options.artifact(artifact), ingestOnly,
+                raw.resolve("service-" + artifact + "-" + run + "-ingest-only.log"))) {
             emptyAll();
             createWebhooks();
             warmUp(service.pid(), false, "ingest_alone", figures);
@@ -209,8 +225,8 @@ public final class Benchmark {
         if (options.ingestAloneOnly()) {
             return figures;
         }
-        log("Run %d: starting the packaged service", run);
-        try (Service service = Service.start(options.jar(), properties, raw.resolve("service-" + run + ".log"))) {
+        log("Run %d: starting the packaged service (%s)", run, artifact);
+        try (Service service = Service.start(options.artifact(artifact), properties, raw.resolve("service-" + artifact + "-" + run + ".log"))) {
             figures.put("startup_ms", (double) service.startupMillis);
             Thread.sleep(5000);
             figures.put("idle_rss_mib", service.residentMiB("VmRSS"));
@@ -242,7 +258,7 @@ public final class Benchmark {
                 throw new IllegalStateException(dead + " messages in the DLQ: the run is not valid");
             }
         }
-        log("Run %d: %s", run, figures);
+        log("Run %d, %s: %s", run, artifact, figures);
         return figures;
     }
 
@@ -363,7 +379,7 @@ public final class Benchmark {
         Thread.sleep(2000);
         List<Object[]> ran = serviceStatements("s.calls, s.query", "s.calls");
         Map<String, Long> byKind = new LinkedHashMap<>();
-        statements.append("\nRun ").append(run).append(", replay of ").append(ids.length).append(" events, ")
+        statements.append("\nRun ").append(runLabel).append(", replay of ").append(ids.length).append(" events, ")
                 .append(String.format(Locale.ROOT, "%.1f", replaySeconds)).append(" s:\n\n| calls | per event | statement |\n|---:|---:|---|\n");
         for (Object[] row : ran) {
             long calls = ((Number) row[0]).longValue();
@@ -417,7 +433,7 @@ public final class Benchmark {
         long deadlocks = deadlocks() - deadlocksBefore;
         figures.put(phase + "_checkpoints", (double) checkpoints);
         figures.put(phase + "_deadlocks", (double) deadlocks);
-        phaseStatements.append("\nRun ").append(run).append(", ").append(label).append(", ").append(units).append(' ').append(unit)
+        phaseStatements.append("\nRun ").append(runLabel).append(", ").append(label).append(", ").append(units).append(' ').append(unit)
                 .append("s, ").append(checkpoints).append(" checkpoint(s) begun during it, ").append(deadlocks)
                 .append(" deadlock(s), per ").append(unit).append(":\n\n| calls | planning µs | execution µs | WAL bytes | full-page images"
                         + " | blocks dirtied | statement |\n|---:|---:|---:|---:|---:|---:|---|\n");

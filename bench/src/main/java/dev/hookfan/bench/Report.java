@@ -88,7 +88,42 @@ final class Report {
                 new Row(phase + "_machine_cpu_pct", label + ", CPU of the whole machine, % of all cores", 0, ""));
     }
 
-    static String headline(Benchmark.Options options, List<Double> rawRates, List<Map<String, Double>> runs) {
+    /** One headline table per artifact, then the native executable beside the JVM when both ran. */
+    static String headlines(List<Double> rawRates, Map<String, List<Map<String, Double>>> runs) {
+        StringBuilder text = new StringBuilder();
+        runs.forEach((artifact, itsRuns) -> text.append("### ").append("native".equals(artifact) ? "Native executable" : "JVM (fast-jar)")
+                .append("\n\n").append(headline(rawRates, itsRuns)).append("\n"));
+        if (runs.containsKey("jvm") && runs.containsKey("native")) {
+            text.append(nativeBesideJvm(runs.get("jvm"), runs.get("native")));
+        }
+        return text.toString();
+    }
+
+    private static final List<Row> NATIVE_ROWS = List.of(
+            new Row("startup_ms", "start-up to ready, ms", 0, "native < 500"),
+            new Row("idle_rss_mib", "resident memory at idle, MiB", 0, "native ≤ 60, JVM ≤ 150"),
+            new Row("peak_rss_mib", "resident memory at peak (VmHWM), MiB", 0, ""),
+            new Row("ingest_alone_events_per_s", "ingest alone, events/s", 0, ""),
+            new Row("ingest_events_per_s", "ingest with the sender working, events/s", 0, ""),
+            new Row("ingest_service_cpu_pct", "ingest, CPU of the service, % of all cores", 0, ""),
+            new Row("replay_events_per_s", "replay, events/s", 0, ""),
+            new Row("sender_deliveries_per_s", "sender alone, signed deliveries/s", 0, ""),
+            new Row("sender_service_cpu_pct", "sender, CPU of the service, % of all cores", 0, ""),
+            new Row("latency_persisted_p99_ms", "latency phase, publish → delivery row written, p99 ms", 1, ""));
+
+    private static String nativeBesideJvm(List<Map<String, Double>> jvm, List<Map<String, Double>> nativeRuns) {
+        StringBuilder table = new StringBuilder("### Native beside the JVM (alternating within each run)\n\n"
+                + "| figure | JVM | native | target |\n|---|---|---|---|\n");
+        for (Row row : NATIVE_ROWS) {
+            table.append("| ").append(row.label()).append(" | ")
+                    .append(Stats.summary(jvm.stream().map(run -> run.get(row.key())).toList(), row.decimals())).append(" | ")
+                    .append(Stats.summary(nativeRuns.stream().map(run -> run.get(row.key())).toList(), row.decimals()))
+                    .append(" | ").append(row.target()).append(" |\n");
+        }
+        return table.toString();
+    }
+
+    static String headline(List<Double> rawRates, List<Map<String, Double>> runs) {
         StringBuilder table = new StringBuilder("| figure | median (min–max) of " + runs.size() + " runs | target |\n|---|---|---|\n");
         table.append("| raw broker (PerfTest), msg/s | ").append(Stats.summary(rawRates, 0)).append(" | |\n");
         for (Row row : ROWS) {
@@ -104,14 +139,15 @@ final class Report {
     }
 
     static String markdown(Benchmark.Options options, String machine, int messageSize, List<Double> rawRates,
-                           List<Map<String, Double>> runs, String phaseStatements, String statements) {
+                           Map<String, List<Map<String, Double>>> runsByArtifact, String phaseStatements, String statements) {
         StringBuilder text = new StringBuilder();
         text.append("# Hookfan benchmark, ").append(LocalDate.now()).append("\n\n")
                 .append("Command: `bench/run.sh --events ").append(options.events()).append(" --warmup ").append(options.warmup())
                 .append(" --warmup-rounds ").append(options.warmupRounds()).append(" --runs ").append(options.runs())
                 .append(" --latency-rate ").append(options.latencyRate()).append(" --latency-seconds ").append(options.latencySeconds())
                 .append(" --raw-seconds ").append(options.rawSeconds()).append(" --queue-type ").append(options.queueType())
-                .append(" --payload-bytes ").append(options.payloadBytes()).append(" --fan-out ").append(options.fanOut()).append("`\n\n")
+                .append(" --payload-bytes ").append(options.payloadBytes()).append(" --fan-out ").append(options.fanOut())
+                .append(" --artifacts ").append(String.join(",", options.artifacts())).append("`\n\n")
                 .append("## Machine\n\n").append(machine).append("\n\n")
                 .append("## Set-up\n\n")
                 .append("Broker, database, load generator, subscriber and service all on this machine. ")
@@ -131,8 +167,18 @@ final class Report {
                 .append(String.format(Locale.ROOT, "%.0f", Benchmark.SETTLED_JIT_PCT))
                 .append(" % of all cores over a round (at most ").append(options.warmupRounds())
                 .append(" rounds), before any figure is taken.\n\n")
-                .append("## Results\n\n").append(headline(options, rawRates, runs)).append("\n")
-                .append("Raw broker runs (msg/s): ").append(rawRates).append("\n\n### Every run\n\n");
+                .append(" The native executable, where it ran, gets the same heap limit: `")
+                .append(String.join(" ", Service.CONTAINER_NATIVE_OPTIONS)).append("`.\n\n")
+                .append("## Results\n\n").append(headlines(rawRates, runsByArtifact)).append("\n")
+                .append("Raw broker runs (msg/s): ").append(rawRates).append("\n\n");
+        runsByArtifact.forEach((artifact, runs) -> everyRun(text, artifact, runs));
+        text.append("\n## Statements during ingest alone, the sender phase and the latency phase (pg_stat_statements)\n").append(phaseStatements);
+        text.append("\n## Statements during the replays (pg_stat_statements)\n").append(statements);
+        return text.toString();
+    }
+
+    private static void everyRun(StringBuilder text, String artifact, List<Map<String, Double>> runs) {
+        text.append("### Every run, ").append(artifact).append("\n\n");
         List<String> keys = new ArrayList<>(runs.get(0).keySet());
         text.append("| figure |");
         for (int run = 1; run <= runs.size(); run++) {
@@ -146,8 +192,6 @@ final class Report {
             }
             text.append("\n");
         }
-        text.append("\n## Statements during ingest alone, the sender phase and the latency phase (pg_stat_statements)\n").append(phaseStatements);
-        text.append("\n## Statements during the replays (pg_stat_statements)\n").append(statements);
-        return text.toString();
+        text.append("\n");
     }
 }

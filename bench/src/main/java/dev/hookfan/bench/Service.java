@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** The packaged service (target/quarkus-app), started as a user would start it, with a few -D overrides. */
+/**
+ * The packaged service (the fast-jar in target/quarkus-app, or the native executable target/*-runner), started as a
+ * user would start it, with a few -D overrides.
+ */
 final class Service implements AutoCloseable {
 
     static final int HTTP_PORT = 18080;
@@ -34,18 +37,33 @@ final class Service implements AutoCloseable {
         this.startupMillis = startupMillis;
     }
 
-    /** Starts the jar and returns once /q/health/ready answers 200; the time from spawn to that is the start-up time. */
-    static Service start(Path jar, List<String> properties, Path log) throws Exception {
-        List<String> command = new ArrayList<>(List.of("java"));
-        command.addAll(CONTAINER_JVM_OPTIONS);
+    /** The native executable under the same limit: the heap the JVM gets there (half of 512 MiB), no more. */
+    static final List<String> CONTAINER_NATIVE_OPTIONS = List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError");
+
+    /**
+     * Starts the jar (a path ending in .jar) or the native executable and returns once /q/health/ready answers 200;
+     * the time from spawn to that is the start-up time.
+     */
+    static Service start(Path artifact, List<String> properties, Path log) throws Exception {
+        boolean jar = artifact.toString().endsWith(".jar");
+        List<String> command = new ArrayList<>();
+        if (jar) {
+            command.add("java");
+            command.addAll(CONTAINER_JVM_OPTIONS);
+        } else {
+            command.add(artifact.toString());
+            command.addAll(CONTAINER_NATIVE_OPTIONS);
+        }
         // For profiling, e.g. HOOKFAN_BENCH_JVM_OPTS="-XX:StartFlightRecording=filename=bench.jfr,settings=profile".
         String jvmOptions = System.getenv().getOrDefault("HOOKFAN_BENCH_JVM_OPTS", "").trim();
-        if (!jvmOptions.isEmpty()) {
+        if (jar && !jvmOptions.isEmpty()) {
             command.addAll(List.of(jvmOptions.split("\\s+")));
         }
         properties.forEach(property -> command.add("-D" + property));
-        command.addAll(List.of("-Dquarkus.http.port=" + HTTP_PORT, "-Dquarkus.management.port=" + MANAGEMENT_PORT,
-                "-jar", jar.toString()));
+        command.addAll(List.of("-Dquarkus.http.port=" + HTTP_PORT, "-Dquarkus.management.port=" + MANAGEMENT_PORT));
+        if (jar) {
+            command.addAll(List.of("-jar", artifact.toString()));
+        }
         Files.createDirectories(log.getParent());
         if (status("/q/health/ready") != -1) {
             throw new IllegalStateException("something already answers on port " + MANAGEMENT_PORT + ": stop it first");
