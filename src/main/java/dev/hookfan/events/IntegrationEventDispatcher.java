@@ -1,6 +1,7 @@
 package dev.hookfan.events;
 
 import dev.hookfan.events.HandlersFailedException.HandlerFailure;
+import dev.hookfan.metrics.MetricsConfig;
 import dev.hookfan.metrics.TaggedCounters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Multi;
@@ -28,12 +29,12 @@ public class IntegrationEventDispatcher {
     private final TaggedCounters unhandledByType;
 
     IntegrationEventDispatcher(Instance<IntegrationEventHandler> handlers, IntegrationEventContext context,
-                               MeterRegistry metrics) {
+                               MeterRegistry metrics, MetricsConfig metricsConfig) {
         this.handlers = handlers.stream().toList();
         this.context = context;
         this.metrics = metrics;
         // Every event of a type no handler takes lands here, as often as the exchange routes them.
-        this.unhandledByType = new TaggedCounters(metrics, "hookfan.events.unhandled", "type");
+        this.unhandledByType = new TaggedCounters(metrics, "hookfan.events.unhandled", "type", metricsConfig.maxEventTypes());
     }
 
     /** Completes with the number of handlers that ran, or fails with {@link HandlersFailedException}. */

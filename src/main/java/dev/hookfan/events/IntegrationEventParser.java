@@ -51,7 +51,15 @@ public class IntegrationEventParser {
         if (node.asText().length() > MAX_FIELD_LENGTH) {
             throw new MalformedEventException("'" + field + "' must be at most " + MAX_FIELD_LENGTH + " characters");
         }
+        if (hasControlCharacter(node.asText())) {
+            // NUL cannot be stored by PostgreSQL, and CR or LF in a type would break every send's headers.
+            throw new MalformedEventException("'" + field + "' must not contain control characters (U+0000-U+001F, U+007F)");
+        }
         return node.asText();
+    }
+
+    public static boolean hasControlCharacter(String text) {
+        return text.chars().anyMatch(c -> c < 0x20 || c == 0x7f);
     }
 
     private static Instant occurredAt(JsonNode root) {

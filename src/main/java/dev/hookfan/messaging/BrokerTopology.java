@@ -1,6 +1,7 @@
 package dev.hookfan.messaging;
 
 import com.rabbitmq.client.Address;
+import com.rabbitmq.client.ConnectionFactory;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -13,6 +14,15 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -35,6 +45,14 @@ public class BrokerTopology {
     private final Vertx vertx;
     private final RabbitMQOptions options;
     private final CompletableFuture<Void> declared = new CompletableFuture<>();
+    private final List<Address> brokers;
+    private final String username;
+    private final String password;
+    private final String virtualHost;
+    private final boolean ssl;
+    private final boolean trustAll;
+    private final Optional<String> trustStorePath;
+    private final Optional<String> trustStorePassword;
 
     BrokerTopology(MessagingConfig config, Vertx vertx,
                    @ConfigProperty(name = "rabbitmq-host", defaultValue = "localhost") String host,
@@ -50,8 +68,15 @@ public class BrokerTopology {
         this.config = config;
         this.schedule = RetrySchedule.of(config.retry());
         this.vertx = vertx;
-        List<Address> brokers = addresses.map(list -> Arrays.asList(Address.parseAddresses(list)))
+        this.brokers = addresses.map(list -> Arrays.asList(Address.parseAddresses(list)))
                 .orElseGet(() -> List.of(new Address(host, port)));
+        this.username = username;
+        this.password = password;
+        this.virtualHost = virtualHost;
+        this.ssl = ssl;
+        this.trustAll = trustAll;
+        this.trustStorePath = trustStorePath;
+        this.trustStorePassword = trustStorePassword;
         this.options = new RabbitMQOptions()
                 .setConnectionName("hookfan (topology)")
                 .setAddresses(brokers)
@@ -73,6 +98,47 @@ public class BrokerTopology {
                 .onFailure().invoke(failure -> LOG.warnf("Broker topology not declared yet, retrying: %s", failure.toString()))
                 .onFailure().retry().withBackOff(Duration.ofMillis(500), Duration.ofSeconds(10)).indefinitely()
                 .subscribe().with(ignored -> declared.complete(null), declared::completeExceptionally);
+    }
+
+    /** A queue went missing (deleted by hand or by a policy): declares them all again, in the background. */
+    public void redeclare() {
+        declare().subscribe().with(ignored -> { }, failure -> LOG.warnf("Broker topology not declared again: %s", failure.toString()));
+    }
+
+    /** The same brokers, user and TLS settings, for the Java client's own connections. */
+    ConnectionFactory connectionFactory() throws GeneralSecurityException, IOException {
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setUsername(username);
+        factory.setPassword(password);
+        factory.setVirtualHost(virtualHost);
+        factory.setAutomaticRecoveryEnabled(false);
+        factory.setConnectionTimeout(5000);
+        if (ssl && trustAll) {
+            factory.useSslProtocol();
+        } else if (ssl) {
+            factory.useSslProtocol(sslContext());
+            factory.enableHostnameVerification();
+        }
+        return factory;
+    }
+
+    List<Address> addresses() {
+        return brokers;
+    }
+
+    private SSLContext sslContext() throws GeneralSecurityException, IOException {
+        if (trustStorePath.isEmpty()) {
+            return SSLContext.getDefault();
+        }
+        KeyStore trustStore = KeyStore.getInstance("JKS");
+        try (InputStream in = Files.newInputStream(Path.of(trustStorePath.get()))) {
+            trustStore.load(in, trustStorePassword.map(String::toCharArray).orElse(null));
+        }
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(trustStore);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, trust.getTrustManagers(), null);
+        return context;
     }
 
     /** Completes on the caller's Vert.x context once the tiers exist, so no copy is ever routed to nowhere. */

@@ -25,12 +25,15 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
     private final int atOnce;
     private final BytesInHand bytes;
     private final Function<Message<byte[]>, Uni<Void>> handler;
+    private final ConsumerStreams streams;
     private final Queue<Message<byte[]>> waiting = new ArrayDeque<>();
     private final AtomicInteger draining = new AtomicInteger();
     private int running;
 
-    private ConcurrentConsumption(String channel, int atOnce, BytesInHand bytes, Function<Message<byte[]>, Uni<Void>> handler) {
+    private ConcurrentConsumption(String channel, int atOnce, BytesInHand bytes, Function<Message<byte[]>, Uni<Void>> handler,
+                                  ConsumerStreams streams) {
         this.channel = channel;
+        this.streams = streams;
         this.atOnce = atOnce;
         this.bytes = bytes;
         this.handler = handler;
@@ -38,8 +41,8 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
 
     /** The handler settles each message itself. */
     static Flow.Subscriber<Message<byte[]>> of(String channel, int atOnce, BytesInHand bytes,
-                                               Function<Message<byte[]>, Uni<Void>> handler) {
-        ConcurrentConsumption consumption = new ConcurrentConsumption(channel, atOnce, bytes, handler);
+                                               Function<Message<byte[]>, Uni<Void>> handler, ConsumerStreams streams) {
+        ConcurrentConsumption consumption = new ConcurrentConsumption(channel, atOnce, bytes, handler, streams);
         bytes.onRoom(consumption::drain);
         return consumption;
     }
@@ -87,8 +90,14 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
                 .subscribe().with(settled -> finished(message), failure -> {
                     // The handler settles every message it is given; whatever escapes it is a bug, not a reason to stop.
                     LOG.errorf("Channel %s: a message escaped its handler, requeueing it: %s", channel, failure.toString());
-                    message.nack(failure);
-                    finished(message);
+                    try {
+                        message.nack(failure);
+                    } catch (RuntimeException nackFailed) {
+                        LOG.errorf("Channel %s: could not requeue it either (the broker redelivers it once the channel closes): %s",
+                                channel, nackFailed.toString());
+                    } finally {
+                        finished(message);
+                    }
                 });
     }
 
@@ -107,10 +116,12 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
     @Override
     public void onError(Throwable failure) {
         LOG.errorf("The stream of channel %s failed; this consumer stops: %s", channel, failure.toString());
+        streams.ended(channel, "failed: " + failure);
     }
 
     @Override
     public void onComplete() {
-        LOG.infof("The stream of channel %s completed", channel);
+        LOG.warnf("The stream of channel %s completed; this consumer stops", channel);
+        streams.ended(channel, "completed");
     }
 }

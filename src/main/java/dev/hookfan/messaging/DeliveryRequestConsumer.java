@@ -30,9 +30,11 @@ public class DeliveryRequestConsumer {
     private final DeliverySender sender;
     private final ObjectMapper mapper;
     private final DeliveryConfig config;
+    private final ConsumerStreams streams;
 
-    DeliveryRequestConsumer(DeliverySender sender, ObjectMapper mapper, DeliveryConfig config) {
+    DeliveryRequestConsumer(DeliverySender sender, ObjectMapper mapper, DeliveryConfig config, ConsumerStreams streams) {
         this.sender = sender;
+        this.streams = streams;
         this.mapper = mapper;
         this.config = config;
     }
@@ -43,7 +45,7 @@ public class DeliveryRequestConsumer {
     @Acknowledgment(Acknowledgment.Strategy.MANUAL)
     Flow.Subscriber<Message<byte[]>> handleAtOnce() {
         return ConcurrentConsumption.of(ConsumerStart.DELIVERIES, config.requestConcurrency(),
-                new BytesInHand(Long.MAX_VALUE), this::consume);
+                new BytesInHand(Long.MAX_VALUE), this::consume, streams);
     }
 
     Uni<Void> consume(Message<byte[]> message) {

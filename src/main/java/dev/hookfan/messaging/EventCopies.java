@@ -1,19 +1,17 @@
 package dev.hookfan.messaging;
 
+import com.rabbitmq.client.AMQP;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
-import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;
 import jakarta.inject.Singleton;
-import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.eclipse.microprofile.reactive.messaging.Message;
-import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.Date;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Republishes a consumed message, confirmed and persistent, to a retry tier or to the DLQ. */
+/** Republishes a consumed message, confirmed, persistent and mandatory, to a retry tier or to the DLQ. */
 @Singleton
 public class EventCopies {
 
@@ -21,18 +19,16 @@ public class EventCopies {
     static final String ATTEMPTS_HEADER = "hookfan-attempts";
     static final String ERROR_HEADER = "hookfan-error";
     static final int MAX_ERROR_LENGTH = 1000;
-    /** How long to wait for a publisher confirm before treating the publish as failed. */
-    static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(10);
 
-    private final MutinyEmitter<byte[]> emitter;
+    private final MandatoryPublisher publisher;
     private final BrokerTopology topology;
 
-    EventCopies(@Channel("integration-event-retries") MutinyEmitter<byte[]> emitter, BrokerTopology topology) {
-        this.emitter = emitter;
+    EventCopies(MandatoryPublisher publisher, BrokerTopology topology) {
+        this.publisher = publisher;
         this.topology = topology;
     }
 
-    /** Completes once the broker confirmed the copy; only then may the original be acked. */
+    /** Completes once the broker confirmed the copy into the tier's queue; only then may the original be acked. */
     public Uni<Void> toRetryTier(byte[] body, IncomingRabbitMQMetadata original, int attemptsSoFar, Duration pause) {
         Map<String, Object> headers = copyableHeaders(original);
         headers.put(ATTEMPT_HEADER, attemptsSoFar);
@@ -48,28 +44,25 @@ public class EventCopies {
     }
 
     private Uni<Void> send(byte[] body, IncomingRabbitMQMetadata original, String queue, Map<String, Object> headers) {
-        OutgoingRabbitMQMetadata.Builder metadata = OutgoingRabbitMQMetadata.builder()
-                .withRoutingKey(queue)
-                .withDeliveryMode(2)
-                .withHeaders(headers)
-                .withContentType(original.getContentType().orElse("application/json"));
-        original.getMessageId().ifPresent(metadata::withMessageId);
-        original.getContentEncoding().ifPresent(metadata::withContentEncoding);
-        original.getCorrelationId().ifPresent(metadata::withCorrelationId);
-        original.getType().ifPresent(metadata::withType);
-        original.getAppId().ifPresent(metadata::withAppId);
-        original.getTimestamp(java.time.ZoneOffset.UTC).ifPresent(metadata::withTimestamp);
-        return emitter.sendMessage(Message.of(body, Metadata.of(metadata.build())))
-                // A confirm lost with its connection never arrives: fail, so the original is requeued, not stuck.
-                .ifNoItem().after(CONFIRM_TIMEOUT).failWith(() -> new IllegalStateException(
-                        "no publisher confirm for the copy to " + queue + " within " + CONFIRM_TIMEOUT));
+        AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
+                .deliveryMode(2)
+                .headers(headers)
+                .contentType(original.getContentType().orElse("application/json"))
+                .contentEncoding(original.getContentEncoding().orElse(null))
+                .messageId(original.getMessageId().orElse(null))
+                .correlationId(original.getCorrelationId().orElse(null))
+                .type(original.getType().orElse(null))
+                .appId(original.getAppId().orElse(null))
+                .timestamp(original.getTimestamp(ZoneOffset.UTC).map(time -> Date.from(time.toInstant())).orElse(null))
+                .build();
+        return publisher.publish(queue, properties, body);
     }
 
     private static Map<String, Object> copyableHeaders(IncomingRabbitMQMetadata original) {
         Map<String, Object> headers = new HashMap<>();
         // x-death and friends belong to the broker; it adds them again where they apply.
         original.getHeaders().forEach((name, value) -> {
-            if (!name.startsWith("x-")) {
+            if (!name.startsWith("x-") && !name.equals(MandatoryPublisher.SEQUENCE_HEADER)) {
                 headers.put(name, value instanceof CharSequence ? value.toString() : value);
             }
         });

@@ -6,6 +6,7 @@ import dev.hookfan.events.IntegrationEventContext;
 import dev.hookfan.events.IntegrationEventDispatcher;
 import dev.hookfan.events.IntegrationEventParser;
 import dev.hookfan.events.MalformedEventException;
+import dev.hookfan.metrics.MetricsConfig;
 import dev.hookfan.metrics.TaggedCounters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
@@ -15,6 +16,10 @@ import jakarta.inject.Singleton;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The only place that turns broker deliveries into {@link IntegrationEvent}s. Settles every message itself:
@@ -26,6 +31,7 @@ public class IntegrationEventConsumer {
 
     private static final Logger LOG = Logger.getLogger(IntegrationEventConsumer.class);
     static final int MAX_MESSAGE_ID_LENGTH = 255;
+    static final Duration HAND_BACK_PAUSE = Duration.ofSeconds(1);
     private static final java.util.regex.Pattern TRACEPARENT =
             java.util.regex.Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
 
@@ -40,7 +46,7 @@ public class IntegrationEventConsumer {
 
     IntegrationEventConsumer(IntegrationEventContext context, IntegrationEventDispatcher dispatcher,
                              IntegrationEventParser parser, EventCopies copies, BrokerTopology topology,
-                             MessagingConfig config, MeterRegistry metrics) {
+                             MessagingConfig config, MeterRegistry metrics, MetricsConfig metricsConfig) {
         this.context = context;
         this.dispatcher = dispatcher;
         this.parser = parser;
@@ -48,7 +54,7 @@ public class IntegrationEventConsumer {
         this.topology = topology;
         this.config = config;
         this.metrics = metrics;
-        this.consumedByType = new TaggedCounters(metrics, "hookfan.events.consumed", "type");
+        this.consumedByType = new TaggedCounters(metrics, "hookfan.events.consumed", "type", metricsConfig.maxEventTypes());
     }
 
     /** Settles one message; {@link IntegrationEventStream} calls it for every message in hand, on the message's context. */
@@ -58,18 +64,37 @@ public class IntegrationEventConsumer {
         byte[] body = message.getPayload();
         int attempt = previousAttempts(metadata) + 1;
         String messageId = metadata.getMessageId().orElse(null);
-        MDC.put("messageId", String.valueOf(messageId));
+        MDC.put("messageId", printable(messageId));
         return topology.ready()
                 .chain(() -> handle(body, metadata, messageId))
                 .onItemOrFailure().transformToUni((handled, failure) -> failure == null
                         ? Uni.createFrom().completionStage(message.ack())
-                        : settleFailure(body, metadata, attempt, failure).chain(() -> Uni.createFrom().completionStage(message.ack())))
-                .onFailure().recoverWithUni(copyFailed -> {
-                    // The copy was not confirmed: hand the original back rather than lose it.
-                    LOG.errorf("Could not park message %s for retry, requeueing it: %s", messageId, copyFailed.toString());
-                    return Uni.createFrom().completionStage(message.nack(copyFailed));
-                })
+                        : park(body, metadata, attempt, failure).chain(() -> Uni.createFrom().completionStage(message.ack())))
+                .onFailure().recoverWithUni(copyFailed -> handBack(message, messageId, copyFailed))
                 .eventually(() -> MDC.remove("messageId"));
+    }
+
+    /** Retry tier or DLQ; whatever goes wrong before a copy is published ends in the DLQ, never in a requeue loop. */
+    private Uni<Void> park(byte[] body, IncomingRabbitMQMetadata metadata, int attempt, Throwable failure) {
+        return Uni.createFrom().deferred(() -> settleFailure(body, metadata, attempt, failure))
+                .onFailure(parkFailed -> !(parkFailed instanceof MandatoryPublisher.CopyRefusedException
+                        || parkFailed instanceof java.util.concurrent.TimeoutException))
+                .recoverWithUni(parkFailed -> {
+                    LOG.errorf("Could not park message %s for retry, dead-lettering it: %s", printable(metadata.getMessageId().orElse(null)), parkFailed.toString());
+                    metrics.counter("hookfan.events.dead_lettered", "reason", "park_failed").increment();
+                    return copies.toDeadLetterQueue(body, metadata, attempt, "could not be parked for retry: " + parkFailed
+                            + " (after: " + failure.getMessage() + ")");
+                });
+    }
+
+    /** The copy was not confirmed into a queue: hand the original back rather than lose it, after a pause so a broker that keeps refusing is not hammered. */
+    private Uni<Void> handBack(Message<byte[]> message, String messageId, Throwable copyFailed) {
+        LOG.errorf("Could not park message %s for retry, requeueing it: %s", printable(messageId), copyFailed.toString());
+        metrics.counter("hookfan.events.handed_back").increment();
+        Uni<Void> pause = Uni.createFrom().voidItem().onItem().delayIt().by(HAND_BACK_PAUSE);
+        io.vertx.mutiny.core.Context caller = io.vertx.mutiny.core.Vertx.currentContext();
+        return (caller == null ? pause : pause.emitOn(caller::runOnContext))
+                .chain(() -> Uni.createFrom().completionStage(message.nack(copyFailed)));
     }
 
     private Uni<Integer> handle(byte[] body, IncomingRabbitMQMetadata metadata, String messageId) {
@@ -85,6 +110,10 @@ public class IntegrationEventConsumer {
             return Uni.createFrom().failure(new MalformedEventException(
                     "message_id is longer than " + MAX_MESSAGE_ID_LENGTH + " characters"));
         }
+        if (IntegrationEventParser.hasControlCharacter(messageId)) {
+            return Uni.createFrom().failure(new MalformedEventException(
+                    "message_id must not contain control characters (U+0000-U+001F, U+007F)"));
+        }
         IntegrationEvent event;
         try {
             event = parser.parse(body);
@@ -97,7 +126,7 @@ public class IntegrationEventConsumer {
     }
 
     private Uni<Void> settleFailure(byte[] body, IncomingRabbitMQMetadata metadata, int attempt, Throwable failure) {
-        String messageId = metadata.getMessageId().orElse("(none)");
+        String messageId = printable(metadata.getMessageId().orElse("(none)"));
         if (isPermanent(failure)) {
             LOG.warnf("Dead-lettering malformed message %s: %s", messageId, failure.getMessage());
             metrics.counter("hookfan.events.dead_lettered", "reason", "malformed").increment();
@@ -127,18 +156,45 @@ public class IntegrationEventConsumer {
         return value != null && TRACEPARENT.matcher(value.toString()).matches() ? value.toString() : null;
     }
 
-    private static int previousAttempts(IncomingRabbitMQMetadata metadata) {
-        Object value = metadata.getHeaders().get(EventCopies.ATTEMPT_HEADER);
-        if (value instanceof Number number) {
-            return Math.max(0, number.intValue());
+    /**
+     * Hookfan's own count, trusted only on a copy that came back from one of its retry tiers (the broker adds an
+     * x-death entry naming the tier), and never beyond the schedule: a publisher's header is no count of ours.
+     */
+    private int previousAttempts(IncomingRabbitMQMetadata metadata) {
+        Map<String, Object> headers = metadata.getHeaders();
+        if (!cameBackFromATier(headers.get("x-death"))) {
+            return 0;
         }
-        if (value != null) {
+        Object value = headers.get(EventCopies.ATTEMPT_HEADER);
+        long attempts;
+        if (value instanceof Number number) {
+            attempts = number.longValue();
+        } else {
             try {
-                return Math.max(0, Integer.parseInt(value.toString().trim()));
-            } catch (NumberFormatException ignored) {
-                return 0;
+                attempts = value == null ? 0 : Long.parseLong(value.toString().trim());
+            } catch (NumberFormatException notANumber) {
+                attempts = 0;
             }
         }
-        return 0;
+        return (int) Math.max(0, Math.min(attempts, topology.schedule().limit()));
+    }
+
+    private boolean cameBackFromATier(Object xDeath) {
+        if (!(xDeath instanceof List<?> deaths)) {
+            return false;
+        }
+        String tierPrefix = config.queue() + ".retry.";
+        return deaths.stream().anyMatch(death -> death instanceof Map<?, ?> entry
+                && entry.get("queue") != null && entry.get("queue").toString().startsWith(tierPrefix));
+    }
+
+    /** For logs: a message id is the publisher's, and a CR or LF in it would forge log lines. */
+    static String printable(String value) {
+        if (value == null) {
+            return "null";
+        }
+        StringBuilder printable = new StringBuilder(value.length());
+        value.chars().forEach(c -> printable.append(c < 0x20 || c == 0x7f ? '?' : (char) c));
+        return printable.toString();
     }
 }

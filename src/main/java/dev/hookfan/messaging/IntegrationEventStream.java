@@ -19,9 +19,11 @@ class IntegrationEventStream {
     private final MessagingConfig config;
     /** One budget for every consumer of the work queue: it bounds the service's memory, not a connection's. */
     private final BytesInHand bytes;
+    private final ConsumerStreams streams;
 
-    IntegrationEventStream(IntegrationEventConsumer consumer, MessagingConfig config, MeterRegistry metrics) {
+    IntegrationEventStream(IntegrationEventConsumer consumer, MessagingConfig config, MeterRegistry metrics, ConsumerStreams streams) {
         this.consumer = consumer;
+        this.streams = streams;
         this.config = config;
         this.bytes = new BytesInHand(config.maxBytesInHand().asLongValue());
         metrics.gauge("hookfan.messaging.bytes_in_hand", bytes, BytesInHand::taken);
@@ -31,6 +33,6 @@ class IntegrationEventStream {
     @Incoming(ConsumerStart.EVENTS)
     @Acknowledgment(Acknowledgment.Strategy.MANUAL)
     Flow.Subscriber<Message<byte[]>> handleAtOnce() {
-        return ConcurrentConsumption.of(ConsumerStart.EVENTS, config.prefetch(), bytes, consumer::consume);
+        return ConcurrentConsumption.of(ConsumerStart.EVENTS, config.prefetch(), bytes, consumer::consume, streams);
     }
 }

@@ -43,9 +43,9 @@ public class RabbitDeliveryRequests implements DeliveryRequests {
                 .build();
         return emitter.sendMessage(Message.of(body(deliveries), Metadata.of(metadata)))
                 // A confirm lost with its connection never arrives: fail, so the message is retried (and the sweep sends).
-                .ifNoItem().after(EventCopies.CONFIRM_TIMEOUT).failWith(() -> new IllegalStateException(
+                .ifNoItem().after(MandatoryPublisher.CONFIRM_TIMEOUT).failWith(() -> new IllegalStateException(
                         "no publisher confirm for the delivery request of " + deliveries.size() + " deliveries within "
-                                + EventCopies.CONFIRM_TIMEOUT));
+                                + MandatoryPublisher.CONFIRM_TIMEOUT));
     }
 
     /**

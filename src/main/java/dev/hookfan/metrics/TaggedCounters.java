@@ -15,15 +15,31 @@ public final class TaggedCounters {
     private final MeterRegistry registry;
     private final String name;
     private final String tag;
+    private final int maxValues;
     private final Map<String, Counter> byValue = new ConcurrentHashMap<>();
 
+    /** For a tag whose values the service itself chooses. */
     public TaggedCounters(MeterRegistry registry, String name, String tag) {
+        this(registry, name, tag, Integer.MAX_VALUE);
+    }
+
+    /** For a tag whose values come from outside: beyond maxValues distinct ones, the rest count as {@link #OTHER}. */
+    public TaggedCounters(MeterRegistry registry, String name, String tag, int maxValues) {
         this.registry = registry;
         this.name = name;
         this.tag = tag;
+        this.maxValues = maxValues;
     }
 
+    public static final String OTHER = "other";
+
     public void increment(String value) {
-        byValue.computeIfAbsent(value, v -> registry.counter(name, tag, v)).increment();
+        Counter counter = byValue.get(value);
+        if (counter == null) {
+            // A race may let a few more than maxValues in; the bound is what matters, not its exactness.
+            String tagValue = byValue.size() < maxValues ? value : OTHER;
+            counter = byValue.computeIfAbsent(tagValue, v -> registry.counter(name, tag, v));
+        }
+        counter.increment();
     }
 }

@@ -114,6 +114,27 @@ public final class Broker implements AutoCloseable {
         }
     }
 
+    /** As an operator or a policy might, while Hookfan runs. */
+    public void deleteQueue(String queue) {
+        try {
+            channel.queueDelete(queue);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public boolean exists(String queue) {
+        Channel probe = null;
+        try {
+            probe = connection.createChannel();
+            probe.queueDeclarePassive(queue);
+            probe.close();
+            return true;
+        } catch (IOException | java.util.concurrent.TimeoutException | com.rabbitmq.client.ShutdownSignalException missing) {
+            return false;
+        }
+    }
+
     /** Takes every message now in the queue (acked, so the queue is left empty). */
     public List<GetResponse> drain(String queue) {
         List<GetResponse> messages = new ArrayList<>();

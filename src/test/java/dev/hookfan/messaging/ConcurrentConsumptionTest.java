@@ -1,0 +1,68 @@
+package dev.hookfan.messaging;
+
+import io.smallrye.mutiny.Uni;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Flow;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class ConcurrentConsumptionTest {
+
+    private final List<String> handled = new CopyOnWriteArrayList<>();
+    private final List<String> nacked = new CopyOnWriteArrayList<>();
+    private final ConsumerStreams streams = new ConsumerStreams();
+    private final ConsumerStreamsHealth health = new ConsumerStreamsHealth(streams);
+
+    @Test
+    void should_go_on_with_the_next_messages_when_one_escapes_its_handler_and_requeue_that_one() {
+        Function<Message<byte[]>, Uni<Void>> handler = message -> {
+            String name = new String(message.getPayload());
+            handled.add(name);
+            return switch (name) {
+                case "fails" -> Uni.createFrom().failure(new IllegalStateException("escaped"));
+                case "throws" -> throw new IllegalStateException("thrown");
+                default -> Uni.createFrom().voidItem();
+            };
+        };
+        // One at a time: a message that never finished would stop every message after it.
+        Flow.Subscriber<Message<byte[]>> consumption = ConcurrentConsumption.of("test", 1, new BytesInHand(Long.MAX_VALUE), handler, streams);
+        consumption.onSubscribe(new Flow.Subscription() {
+            public void request(long n) { }
+            public void cancel() { }
+        });
+        for (String name : List.of("fails", "throws", "fine")) {
+            consumption.onNext(message(name));
+        }
+
+        assertEquals(List.of("fails", "throws", "fine"), handled);
+        assertEquals(List.of("fails", "throws"), nacked);
+        assertEquals(HealthCheckResponse.Status.UP, health.call().getStatus());
+    }
+
+    @Test
+    void should_report_down_once_a_consumer_stream_has_ended() {
+        Flow.Subscriber<Message<byte[]>> consumption = ConcurrentConsumption.of("test$1", 1, new BytesInHand(Long.MAX_VALUE),
+                message -> Uni.createFrom().voidItem(), streams);
+        assertEquals(HealthCheckResponse.Status.UP, health.call().getStatus());
+
+        consumption.onError(new IllegalStateException("upstream failed"));
+
+        HealthCheckResponse response = health.call();
+        assertEquals(HealthCheckResponse.Status.DOWN, response.getStatus());
+        assertEquals("failed: java.lang.IllegalStateException: upstream failed", response.getData().orElseThrow().get("test$1"));
+    }
+
+    private Message<byte[]> message(String name) {
+        return Message.of(name.getBytes(), () -> CompletableFuture.completedFuture(null), failure -> {
+            nacked.add(name);
+            return CompletableFuture.completedFuture(null);
+        });
+    }
+}
