@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints a bearer token for local use: RS256, issuer "hookfan-dev", valid 12 hours, acting on the
+# Prints a bearer token for local use: RS256, issuer "hookfan-dev", audience "hookfan", valid 12 hours, acting on the
 # organizations given as arguments. Creates the key pair in .hookfan-dev/ on first use (run.sh trusts it).
 #   TOKEN=$(scripts/dev-token.sh org_123 org_456)
 set -euo pipefail
@@ -14,6 +14,6 @@ b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
 orgs=$(printf '"%s",' "$@"); orgs="[${orgs%,}]"
 now=$(date +%s)
 header=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
-payload=$(printf '{"iss":"hookfan-dev","sub":"dev","iat":%d,"exp":%d,"org_id":%s}' "$now" $((now + 43200)) "$orgs" | b64url)
+payload=$(printf '{"iss":"hookfan-dev","aud":"hookfan","sub":"dev","iat":%d,"exp":%d,"org_id":%s}' "$now" $((now + 43200)) "$orgs" | b64url)
 signature=$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign .hookfan-dev/jwt-private.pem | b64url)
 printf '%s.%s.%s\n' "$header" "$payload" "$signature"

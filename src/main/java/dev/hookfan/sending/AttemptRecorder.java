@@ -28,10 +28,13 @@ class AttemptRecorder {
     private static final String FAILED = "update webhook_delivery set status = 'failed', attempts = $2,"
             + " next_attempt_at = null, lease_until = null, last_error = $3 where id = $1 and status = 'pending' and lease_until = $4";
     private static final String GONE = "update webhook_delivery set attempts = $2 where id = $1 and lease_until = $3";
-    private static final String FAILING = "update webhook set failing_since = coalesce(failing_since, now())"
-            + " where id = $1 returning failing_since";
-    private static final String DISABLE = "update webhook set enabled = false, disabled_reason = $2, updated_at = now()"
-            + " where id = $1";
+    /** A failure more than $2 ms after the webhook's previous one starts a new streak (see {@link #streakGap}). */
+    private static final String FAILING = "update webhook set last_failure_at = now(), failing_since = case"
+            + " when failing_since is null or last_failure_at is null or last_failure_at < now() - $2 * interval '1 millisecond'"
+            + " then now() else failing_since end where id = $1 returning failing_since";
+    /** A new version, so an API update that read the webhook before this fails rather than re-enable it. */
+    private static final String DISABLE = "update webhook set enabled = false, disabled_reason = $2, updated_at = now(),"
+            + " version = version + 1 where id = $1";
     private static final String CANCEL_PENDING = "update webhook_delivery set status = 'cancelled', next_attempt_at = null,"
             + " lease_until = null, last_error = $2 where webhook_id = $1 and status = 'pending'";
 
@@ -40,10 +43,25 @@ class AttemptRecorder {
     /** The common case, a success, in one statement shared by concurrent successes (see {@link DeliveredRecords}). */
     private final DeliveredRecords delivered;
 
+    private final Duration streakGap;
+
     AttemptRecorder(Pool pool, DeliveryConfig config) {
         this.pool = pool;
         this.config = config;
         this.delivered = new DeliveredRecords(pool);
+        this.streakGap = streakGap(config);
+    }
+
+    /**
+     * The longest silence between two failures of one streak: a webhook that is down and has work pending fails at
+     * least once per retry pause, so a longer silence means nobody knows it stayed down (a fifth of disable-after at
+     * least, so a quiet webhook still needs failures throughout the window).
+     */
+    static Duration streakGap(DeliveryConfig config) {
+        Duration longestPause = config.retrySchedule().stream().max(Duration::compareTo).orElse(Duration.ZERO);
+        Duration jittered = Duration.ofMillis(Math.round(longestPause.toMillis() * (1 + config.jitter())));
+        Duration fifth = config.disableAfter().dividedBy(5);
+        return jittered.compareTo(fifth) > 0 ? jittered : fifth;
     }
 
     Uni<Void> record(ClaimedDelivery delivery, AttemptOutcome outcome, NextAttempt next) {
@@ -88,7 +106,7 @@ class AttemptRecorder {
     }
 
     private Uni<Void> trackFailure(SqlConnection connection, String webhookId) {
-        return connection.preparedQuery(FAILING).execute(Tuple.of(webhookId))
+        return connection.preparedQuery(FAILING).execute(Tuple.of(webhookId, streakGap.toMillis()))
                 .chain(rows -> {
                     if (!config.autoDisable() || rows.size() == 0) {
                         return Uni.createFrom().voidItem();
@@ -97,7 +115,8 @@ class AttemptRecorder {
                     if (since == null || since.plus(config.disableAfter()).isAfter(OffsetDateTime.now(ZoneOffset.UTC))) {
                         return Uni.createFrom().voidItem();
                     }
-                    String reason = "every delivery failed since " + since + " (hookfan.delivery.disable-after = " + config.disableAfter() + ")";
+                    String reason = "every attempt failed since " + since + ", with no success and no pause longer than "
+                            + streakGap + " between failures (hookfan.delivery.disable-after = " + config.disableAfter() + ")";
                     LOG.infof("Webhook %s disabled: %s", webhookId, reason);
                     return disable(connection, webhookId, reason);
                 });

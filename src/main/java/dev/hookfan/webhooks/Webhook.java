@@ -5,6 +5,8 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import org.hibernate.annotations.DynamicUpdate;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
@@ -12,9 +14,13 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 
-/** An organization's subscription of one URL to event types. */
+/**
+ * An organization's subscription of one URL to event types. Updates write only the columns they change and fail on a
+ * version another writer moved on (the sender disabling it), so an API update never undoes what it did not read.
+ */
 @Entity
 @Table(name = "webhook")
+@DynamicUpdate
 public class Webhook extends PanacheEntityBase {
 
     public static final String ALL_TYPES = "*";
@@ -44,6 +50,8 @@ public class Webhook extends PanacheEntityBase {
     public Instant createdAt;
     @Column(name = "updated_at")
     public Instant updatedAt;
+    @Version
+    public long version;
 
     public List<String> eventTypeList() {
         return Arrays.asList(eventTypes);

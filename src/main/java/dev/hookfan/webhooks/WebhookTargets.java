@@ -26,7 +26,13 @@ public class WebhookTargets {
         this.policy = new AddressPolicy(config.allowPrivateAddresses(), config.allowedCidrs().orElse(List.of()));
     }
 
-    /** A vetted address to connect to, or the reason there is none. */
+    /**
+     * What a tenant is told when a URL is refused: the same whether the host does not resolve or resolves to a blocked
+     * address, and never the address, so webhook URLs cannot be used to map the network Hookfan runs in.
+     */
+    public static final String REFUSED = "the URL's host does not resolve to a public address webhooks may reach";
+
+    /** A vetted address to connect to, or the reason there is none (for the service's log, not for the tenant). */
     public record Target(InetAddress address, String refusal) {
         public boolean allowed() {
             return refusal == null;

@@ -198,6 +198,8 @@ class DeliverySenderTest {
         assertEquals("cancelled", status("e0000000000000000000000000000001"));
         given().get("/organizations/{org}/webhooks/{id}", ORG, webhook[0]).then()
                 .body("enabled", is(false)).body("disabledReason", notNullValue());
+        // A new version, so an API update that read the webhook before this cannot re-enable it (WebhookResourceTest).
+        assertEquals(1L, Database.count("select version from webhook where id = ?", webhook[0]));
     }
 
     @Test
@@ -496,11 +498,41 @@ class DeliverySenderTest {
     void should_disable_a_webhook_whose_deliveries_failed_for_the_configured_time() {
         String[] webhook = webhook("/down");
         receiver.script("/down", Answer.status(500));
-        Database.update("update webhook set failing_since = now() - interval '6 days' where id = ?", webhook[0]);
+        // Failing for six days, the last failure an hour ago: failures throughout the five-day window.
+        Database.update("update webhook set failing_since = now() - interval '6 days', last_failure_at = now() - interval '1 hour'"
+                + " where id = ?", webhook[0]);
         String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> "cancelled".equals(status(deliveryId)));
         given().get("/organizations/{org}/webhooks/{id}", ORG, webhook[0]).then()
                 .body("enabled", is(false)).body("disabledReason", notNullValue());
+    }
+
+    @Test
+    void should_not_disable_a_quiet_webhook_on_one_failure_long_after_its_last() {
+        String[] webhook = webhook("/quiet");
+        receiver.script("/quiet", Answer.status(503));
+        // One exhausted delivery six days ago, then nothing: silence longer than a day is no evidence it stayed down.
+        Database.update("update webhook set failing_since = now() - interval '6 days', last_failure_at = now() - interval '5 days'"
+                + " where id = ?", webhook[0]);
+        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts(deliveryId) >= 1);
+        assertEquals(List.of(true, true), Database.query("select enabled, failing_since > now() - interval '1 minute'"
+                + " from webhook where id = ?", webhook[0]).get(0));
+        assertTrue(!"cancelled".equals(status(deliveryId)), status(deliveryId));
+    }
+
+    @Test
+    void should_not_disable_a_webhook_failing_for_less_than_the_window() {
+        String[] webhook = webhook("/recent");
+        receiver.script("/recent", Answer.status(503));
+        Database.update("update webhook set failing_since = now() - interval '5 days' + interval '1 hour',"
+                + " last_failure_at = now() - interval '1 hour' where id = ?", webhook[0]);
+        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts(deliveryId) >= 1);
+        assertEquals(List.of(true, true), Database.query("select enabled, failing_since < now() - interval '4 days'"
+                + " from webhook where id = ?", webhook[0]).get(0));
     }
 }

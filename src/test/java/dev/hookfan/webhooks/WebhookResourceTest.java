@@ -210,4 +210,37 @@ class WebhookResourceTest {
         assertTrue(grace.compareTo(Duration.ofHours(23)) > 0 && grace.compareTo(Duration.ofHours(25)) < 0, grace.toString());
         assertEquals(null, rows.get(1).get(1));
     }
+
+    @Test
+    void should_refuse_an_update_that_read_the_webhook_before_the_sender_disabled_it() throws Exception {
+        String id = createdId(ORG, "https://localhost/hooks", "[\"*\"]");
+        String put = "{\"url\":\"https://localhost/hooks\",\"eventTypes\":[\"*\"],\"description\":\"renamed\"}";
+        assertRefusedAndStillDisabled(id, raceWithDisable(id, () -> given().contentType(ContentType.JSON).body(put)
+                .put(BASE + "/{id}", ORG, id)));
+        given().contentType(ContentType.JSON).body("{\"enabled\":true}").patch(BASE + "/{id}", ORG, id).then().statusCode(200);
+        assertRefusedAndStillDisabled(id, raceWithDisable(id, () -> given().contentType(ContentType.JSON)
+                .body("{\"description\":\"renamed\"}").patch(BASE + "/{id}", ORG, id)));
+        // A delete is not refused for what changed meanwhile.
+        given().contentType(ContentType.JSON).body("{\"enabled\":true}").patch(BASE + "/{id}", ORG, id).then().statusCode(200);
+        raceWithDisable(id, () -> given().delete(BASE + "/{id}", ORG, id)).then().statusCode(204);
+        given().get(BASE + "/{id}", ORG, id).then().statusCode(404);
+    }
+
+    private static void assertRefusedAndStillDisabled(String id, Response answer) {
+        answer.then().statusCode(409).contentType("application/problem+json").body("type", containsString("webhook-changed"));
+        given().get(BASE + "/{id}", ORG, id).then().body("enabled", is(false)).body("description", nullValue())
+                .body("disabledReason", equalTo("gone"));
+    }
+
+    /** The sender's disable (AttemptRecorder's statement) commits while the call waits to write the webhook's row. */
+    private static Response raceWithDisable(String id, java.util.function.Supplier<Response> call) throws Exception {
+        java.util.concurrent.CompletableFuture<Response> answer;
+        try (AutoCloseable disabling = Database.committingOnClose("update webhook set enabled = false, disabled_reason = 'gone',"
+                + " updated_at = now(), version = version + 1 where id = ?", id)) {
+            answer = java.util.concurrent.CompletableFuture.supplyAsync(call);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> Database.waitingForALock("%webhook%") >= 1);
+        }
+        return answer.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
 }
