@@ -166,7 +166,7 @@ public class DeliverySender {
         return Uni.createFrom().deferred(() -> targets.vet(endpoint.url()))
                 .chain(target -> target.allowed()
                         ? post(claimed, endpoint, target.address(), timeout)
-                        : Uni.createFrom().item(failed(started, startNanos, "refused before connecting: " + target.refusal())))
+                        : Uni.createFrom().item(refused(claimed, target, started, startNanos)))
                 .ifNoItem().after(timeout).failWith(() -> new TimeoutException("no complete answer within " + timeout))
                 // Whatever goes wrong before an answer (a header Vert.x refuses, a secret that will not open, the
                 // timeout) is a failed attempt on the schedule, never a claim that silently expires and repeats.
@@ -184,7 +184,8 @@ public class DeliverySender {
         if (claimed.eventBody() == null) {
             return Uni.createFrom().item(failed(started, startNanos, "the event this delivery sends is missing from delivery_event"));
         }
-        SignedRequest request = SignedRequest.of(claimed, endpoint, started, cipher::open, userAgent);
+        SignedRequest request = SignedRequest.of(claimed, endpoint, started,
+                sealed -> cipher.open(claimed.webhookId(), sealed), userAgent);
         if (request == null) {
             return Uni.createFrom().item(failed(started, startNanos, "webhook has no valid signing secret"));
         }
@@ -194,6 +195,12 @@ public class DeliverySender {
                         request.body(), timeout)
                 .map(answer -> new AttemptOutcome(started, elapsedMs(startNanos), answer.status(), answer.body(), null,
                         RetryAfter.of(answer.status(), answer.retryAfter(), Instant.now()).map(RetryAfter::pause).orElse(null)));
+    }
+
+    /** The tenant reads the generic reason in the delivery's error; the address it resolved to stays in the log. */
+    private static AttemptOutcome refused(ClaimedDelivery claimed, WebhookTargets.Target target, Instant started, long startNanos) {
+        LOG.infof("Delivery %s: not sent, %s", claimed.id(), target.refusal());
+        return failed(started, startNanos, "refused before connecting: " + WebhookTargets.REFUSED);
     }
 
     private static AttemptOutcome failed(Instant started, long startNanos, String error) {

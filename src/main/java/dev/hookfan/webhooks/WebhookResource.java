@@ -30,6 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.logging.Logger;
 
 import java.util.UUID;
 
@@ -43,6 +44,7 @@ import java.util.UUID;
 public class WebhookResource {
 
     private static final String MERGE_PATCH = "application/merge-patch+json";
+    private static final Logger LOG = Logger.getLogger(WebhookResource.class);
 
     private final WebhookRepository webhooks;
     private final WebhookLimits limits;
@@ -71,7 +73,8 @@ public class WebhookResource {
     private Uni<Void> vet(String url) {
         return targets.vet(url).invoke(target -> {
             if (!target.allowed()) {
-                throw new ApiException(Problem.unprocessable("unsafe-url", new Problem.FieldError("url", target.refusal())));
+                LOG.infof("Webhook URL refused: %s", target.refusal());
+                throw new ApiException(Problem.unprocessable("unsafe-url", new Problem.FieldError("url", WebhookTargets.REFUSED)));
             }
         }).replaceWithVoid();
     }
@@ -142,13 +145,15 @@ public class WebhookResource {
     @Path("{id}")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Replace url, eventTypes, description, enabled, rateLimit, timeout and headers")
+    @APIResponse(responseCode = "409", description = "The webhook changed (e.g. the service disabled it) while this update was made",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @RequestBody(content = @Content(schema = @Schema(implementation = WebhookRequest.class)))
     public Uni<WebhookView> replace(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
                                     JsonNode body) {
         WebhookSpec spec = WebhookRequests.full(body, maxTimeout);
-        return safe(spec).chain(() -> Panache.withTransaction(() -> owned(organizationId, id)
+        return safe(spec).chain(() -> unlessChangedMeanwhile(id, Panache.withTransaction(() -> owned(organizationId, id)
                 .invoke(webhook -> webhook.apply(spec, Cursor.now()))
-                .map(WebhookView::of)))
+                .map(WebhookView::of))))
                 .invoke(() -> directory.drop(organizationId));
     }
 
@@ -156,14 +161,16 @@ public class WebhookResource {
     @Path("{id}")
     @Consumes({MediaType.APPLICATION_JSON, MERGE_PATCH})
     @Operation(summary = "Change some fields (JSON merge patch), e.g. {\"enabled\": false}")
+    @APIResponse(responseCode = "409", description = "The webhook changed (e.g. the service disabled it) while this update was made",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @RequestBody(content = @Content(mediaType = MERGE_PATCH, schema = @Schema(implementation = WebhookRequest.class)))
     public Uni<WebhookView> patch(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
                                   JsonNode patch) {
         boolean newUrl = patch != null && patch.path("url").isTextual() && UrlPolicy.problemWith(patch.get("url").asText()).isEmpty();
         Uni<Void> vetted = newUrl ? vet(patch.get("url").asText()) : Uni.createFrom().voidItem();
-        return vetted.chain(() -> Panache.withTransaction(() -> owned(organizationId, id)
+        return vetted.chain(() -> unlessChangedMeanwhile(id, Panache.withTransaction(() -> owned(organizationId, id)
                 .invoke(webhook -> webhook.apply(WebhookRequests.merge(webhook, patch, maxTimeout), Cursor.now()))
-                .map(WebhookView::of)))
+                .map(WebhookView::of))))
                 .invoke(() -> directory.drop(organizationId));
     }
 
@@ -178,7 +185,8 @@ public class WebhookResource {
                                 + " last_error = 'webhook deleted' where webhook_id = ?1 and status = 'pending'")
                         .setParameter(1, webhook.id)
                         .executeUpdate()))
-                .call(webhooks::delete))
+                // By id, not by version: a delete wins over whatever changed the webhook since it was read.
+                .call(webhook -> webhooks.delete("id", webhook.id)))
                 // This instance forgets at once; the others when the trigger's notification reaches them.
                 .invoke(() -> directory.drop(organizationId))
                 .map(ignored -> Response.noContent().build());
@@ -191,7 +199,7 @@ public class WebhookResource {
     public Uni<WebhookView.SecretView> secret(@PathParam("organizationId") String organizationId, @PathParam("id") String id) {
         return owned(organizationId, id)
                 .chain(webhook -> webhooks.currentSecret(webhook.id))
-                .map(secret -> new WebhookView.SecretView(cipher.open(secret.secret)));
+                .map(secret -> new WebhookView.SecretView(cipher.open(secret.webhookId, secret.secret)));
     }
 
     @POST
@@ -209,6 +217,21 @@ public class WebhookResource {
                 .map(ignored -> new WebhookView.SecretView(plain));
     }
 
+    /** The sender disabled the webhook (or another call changed it) between this update's read and its write: 409. */
+    private static <T> Uni<T> unlessChangedMeanwhile(String id, Uni<T> update) {
+        return update.onFailure(WebhookResource::staleVersion).transform(stale -> ApiException.conflict("webhook-changed",
+                "Webhook " + id + " changed while this update was made (the service may have disabled it): read it and try again"));
+    }
+
+    private static boolean staleVersion(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof org.hibernate.StaleStateException || cause instanceof jakarta.persistence.OptimisticLockException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private Uni<Webhook> owned(String organizationId, String id) {
         return webhooks.owned(organizationId, id);
     }
@@ -216,7 +239,7 @@ public class WebhookResource {
     private WebhookSecret sealed(String webhookId, String plain, java.time.Instant now) {
         WebhookSecret secret = new WebhookSecret();
         secret.webhookId = webhookId;
-        secret.secret = cipher.seal(plain);
+        secret.secret = cipher.seal(webhookId, plain);
         secret.createdAt = now;
         return secret;
     }

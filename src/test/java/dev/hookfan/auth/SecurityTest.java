@@ -43,6 +43,7 @@ class SecurityTest {
     }
 
     static final String ISSUER = "https://hookfan.test";
+    static final String AUDIENCE = "hookfan";
     static final String PUBLIC_URL = "https://93.184.216.34/hooks";
 
     static PrivateKey key() {
@@ -54,7 +55,7 @@ class SecurityTest {
     }
 
     static String token(Object organizations) {
-        return Jwt.issuer(ISSUER).subject("tester").claim("org_id", organizations).expiresIn(Duration.ofMinutes(5)).sign(key());
+        return Jwt.issuer(ISSUER).audience(AUDIENCE).subject("tester").claim("org_id", organizations).expiresIn(Duration.ofMinutes(5)).sign(key());
     }
 
     static RequestSpecification as(String token) {
@@ -63,6 +64,12 @@ class SecurityTest {
 
     @BeforeEach
     void reset() {
+        Database.reset();
+    }
+
+    /** Leaves no secret sealed with this class's keys to the next test class, whose readiness would fail on it. */
+    @org.junit.jupiter.api.AfterEach
+    void leaveNoSealedSecrets() {
         Database.reset();
     }
 
@@ -78,9 +85,12 @@ class SecurityTest {
         List<RequestSpecification> refused = List.of(
                 given(),
                 as("not-a-jwt"),
-                as(Jwt.issuer(ISSUER).claim("org_id", "org_a").sign(otherKey.generateKeyPair().getPrivate())),
-                as(Jwt.issuer("https://someone.else").claim("org_id", "org_a").sign(key())),
-                as(Jwt.issuer(ISSUER).claim("org_id", "org_a").issuedAt(Instant.now().minusSeconds(7200))
+                as(Jwt.issuer(ISSUER).audience(AUDIENCE).claim("org_id", "org_a").sign(otherKey.generateKeyPair().getPrivate())),
+                as(Jwt.issuer("https://someone.else").audience(AUDIENCE).claim("org_id", "org_a").sign(key())),
+                // Minted by the right issuer for another service, or for no service at all.
+                as(Jwt.issuer(ISSUER).audience("billing").claim("org_id", "org_a").sign(key())),
+                as(Jwt.issuer(ISSUER).claim("org_id", "org_a").sign(key())),
+                as(Jwt.issuer(ISSUER).audience(AUDIENCE).claim("org_id", "org_a").issuedAt(Instant.now().minusSeconds(7200))
                         .expiresAt(Instant.now().minusSeconds(3600)).sign(key())));
         for (RequestSpecification request : refused) {
             request.get("/organizations/{org}/webhooks", "org_a").then().statusCode(401)
@@ -149,6 +159,21 @@ class SecurityTest {
     }
 
     @Test
+    void should_refuse_a_url_without_saying_what_its_host_resolves_to_or_whether_it_exists() {
+        String org = token("org_a");
+        List<String> answers = new java.util.ArrayList<>();
+        for (String url : List.of("http://localhost:8080/x", "http://10.1.2.3/x", "http://no-such-host.invalid/x")) {
+            answers.add(as(org).contentType(ContentType.JSON).body("{\"url\":\"" + url + "\",\"eventTypes\":[\"*\"]}")
+                    .post("/organizations/{org}/webhooks", "org_a").then().statusCode(422).extract().asString());
+        }
+        // A blocked name, a blocked literal and a name that does not exist get one and the same answer.
+        assertEquals(1, answers.stream().distinct().count(), answers.toString());
+        for (String leak : List.of("127.0.0.1", "10.1.2.3", "::1", "range", "does not exist")) {
+            assertTrue(!answers.get(0).contains(leak), answers.get(0));
+        }
+    }
+
+    @Test
     void should_keep_secrets_encrypted_at_rest_and_still_sign_with_them() {
         try (Receiver receiver = Receiver.start("127.0.0.2")) {
             var created = as(token("org_a")).contentType(ContentType.JSON)
@@ -157,7 +182,7 @@ class SecurityTest {
             String id = created.path("id");
             String secret = created.path("secret");
             String stored = (String) Database.query("select secret from webhook_secret where webhook_id = ?", id).get(0).get(0);
-            assertTrue(stored.startsWith("enc:v1:") && !stored.contains(secret.substring(6)), stored);
+            assertTrue(stored.startsWith("enc:v2:") && !stored.contains(secret.substring(6)), stored);
             as(token("org_a")).get("/organizations/{org}/webhooks/{id}/secret", "org_a", id).then().body("secret", equalTo(secret));
 
             String deliveryId = as(token("org_a")).post("/organizations/{org}/webhooks/{id}/test", "org_a", id)
@@ -187,6 +212,7 @@ class SecurityTest {
             String error = (String) Database.query("select error from delivery_attempt where delivery_id ="
                     + " 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' order by attempt_number limit 1").get(0).get(0);
             assertTrue(error.contains("refused before connecting"), error);
+            assertTrue(!error.contains("range") && !error.contains("resolves to 127"), error);
             assertEquals(0, receiver.requests("/internal").size());
         }
     }
