@@ -1,5 +1,6 @@
 package dev.hookfan.webhooks;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -23,7 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * An organization's webhooks as the fan-out (who takes this event type) and the sender (where to, signed with
  * what) need them. Kept in memory per organization only while PostgreSQL's change notifications flow (see
  * {@link WebhookChangeListener}): every committed change to a webhook or its secrets drops its organization's entry
- * on every instance, so a replay costs no lookup and a claim no join.
+ * on every instance, so a replay costs no lookup and a claim no join. An entry is read again after
+ * {@code cache-ttl} whatever the notifications say, so a change whose notification was lost is honoured by then.
  */
 @Singleton
 public class WebhookDirectory {
@@ -44,21 +46,28 @@ public class WebhookDirectory {
         }
     }
 
+    /** An organization's webhooks as read at a moment (System.nanoTime()). */
+    private record Cached(Map<String, Entry> webhooks, long readAtNanos) {
+    }
+
     /** A lookup under way, and the generation it started in: only callers of that same generation may share it. */
     private record Loading(long generation, Uni<Map<String, Entry>> result) {
     }
 
     private final Pool pool;
     private final int capacity;
-    private final Map<String, Map<String, Entry>> byOrganization = new ConcurrentHashMap<>();
+    private final long ttlNanos;
+    private final Map<String, Cached> byOrganization = new ConcurrentHashMap<>();
     private final Map<String, Loading> loading = new ConcurrentHashMap<>();
     /** Bumped by every drop, so a lookup that raced a change never stores what it read before the change. */
     private final AtomicLong generation = new AtomicLong();
     private volatile boolean trusted;
 
-    WebhookDirectory(Pool pool, WebhooksConfig config) {
+    WebhookDirectory(Pool pool, WebhooksConfig config, MeterRegistry metrics) {
         this.pool = pool;
         this.capacity = config.subscriptionCacheSize();
+        this.ttlNanos = config.cacheTtl().toNanos();
+        metrics.gauge("hookfan.webhooks.cache_trusted", this, directory -> directory.trusted ? 1 : 0);
     }
 
     /** Ids of the organization's enabled webhooks subscribed to the type, oldest first; a cache hit costs no query. */
@@ -76,17 +85,20 @@ public class WebhookDirectory {
     }
 
     private Uni<Map<String, Entry>> webhooksOf(String organizationId) {
-        Map<String, Entry> cached = trusted ? byOrganization.get(organizationId) : null;
-        return cached != null ? Uni.createFrom().item(cached) : load(organizationId);
+        Cached cached = trusted ? byOrganization.get(organizationId) : null;
+        return cached != null && System.nanoTime() - cached.readAtNanos() < ttlNanos
+                ? Uni.createFrom().item(cached.webhooks())
+                : load(organizationId);
     }
 
     /** Concurrent misses of one organization share one query (a burst of sends after a change asks once). */
     private Uni<Map<String, Entry>> load(String organizationId) {
         long seen = generation.get();
+        long readAtNanos = System.nanoTime();
         AtomicReference<Loading> mine = new AtomicReference<>();
         mine.set(new Loading(seen, pool.preparedQuery(ORGANIZATION_WEBHOOKS).execute(Tuple.of(organizationId))
                 .map(WebhookDirectory::entries)
-                .invoke(entries -> remember(organizationId, entries, seen))
+                .invoke(entries -> remember(organizationId, new Cached(entries, readAtNanos), seen))
                 .eventually(() -> loading.remove(organizationId, mine.get()))
                 .memoize().indefinitely()));
         return loading.compute(organizationId, (key, under) -> under != null && under.generation() == seen ? under : mine.get())
@@ -114,9 +126,16 @@ public class WebhookDirectory {
         return entries;
     }
 
-    private void remember(String organizationId, Map<String, Entry> entries, long seen) {
-        if (!trusted || byOrganization.size() >= capacity) {
+    private void remember(String organizationId, Cached entries, long seen) {
+        if (!trusted) {
             return;
+        }
+        if (byOrganization.size() >= capacity && !byOrganization.containsKey(organizationId)) {
+            // Full: make room from entries past their lifetime, which would be read again anyway.
+            byOrganization.values().removeIf(cached -> entries.readAtNanos() - cached.readAtNanos() >= ttlNanos);
+            if (byOrganization.size() >= capacity) {
+                return;
+            }
         }
         byOrganization.put(organizationId, entries);
         // A drop that came in between the read and the put wins.

@@ -28,4 +28,21 @@ public interface WebhooksConfig {
     /** Organizations whose webhooks the fan-out and the sender keep in memory (dropped on every change); 0 turns it off. */
     @WithDefault("10000")
     int subscriptionCacheSize();
+
+    /** The longest a cached organization's webhooks are used before they are read again, even with no change notified. */
+    @WithDefault("30S")
+    Duration cacheTtl();
+
+    /**
+     * How often each instance sends its change listener a NOTIFY of its own; heard nothing for two and a half periods,
+     * it stops trusting the cache and connects the listener again (a connection a NAT dropped without a word).
+     */
+    @WithDefault("10S")
+    Duration listenerHeartbeat();
+
+    /**
+     * Where the change listener connects, if not the reactive datasource's URL: LISTEN needs a session of its own, so
+     * point it past a transaction-mode pooler (PgBouncer) straight at PostgreSQL. TLS settings are the datasource's.
+     */
+    Optional<String> listenerUrl();
 }

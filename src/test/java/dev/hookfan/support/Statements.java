@@ -25,8 +25,8 @@ public final class Statements {
 
     /**
      * Every SELECT but this class's own, the test JDBC driver's catalog lookups, and those of scheduled jobs that may
-     * run at any moment: the backlog gauge's and the poller's look-ups of due deliveries, and the retention purge's lock
-     * and oldest-finished look-ups.
+     * run at any moment: the backlog gauge's and the poller's look-ups of due deliveries, the retention purge's lock
+     * and oldest-finished look-ups, and the webhook change listener's heartbeat.
      */
     public long selects() {
         // One statement: a count of several would see the catalog lookups the earlier ones caused.
@@ -35,7 +35,8 @@ public final class Statements {
                 + " and query not ilike 'select (due.pending + fresh.pending)%'"
                 + " and query not ilike 'select d.id, d.webhook_id, d.organization_id from webhook_delivery d%'"
                 + " and query not ilike 'select pg_try_advisory_xact_lock(hashtext(%'"
-                + " and query not ilike 'select coalesce(extract(epoch from now() - min(created_at))%'");
+                + " and query not ilike 'select coalesce(extract(epoch from now() - min(created_at))%'"
+                + " and query not ilike 'select pg_notify(%'");
     }
 
     /** What ran, for an assertion's message: each statement's calls and text. */
