@@ -36,10 +36,18 @@ public final class TaggedCounters {
     public void increment(String value) {
         Counter counter = byValue.get(value);
         if (counter == null) {
-            // A race may let a few more than maxValues in; the bound is what matters, not its exactness.
-            String tagValue = byValue.size() < maxValues ? value : OTHER;
-            counter = byValue.computeIfAbsent(tagValue, v -> registry.counter(name, tag, v));
+            counter = admit(value);
         }
         counter.increment();
+    }
+
+    /** New values one at a time, so two consumers seeing room for one more cannot both take it. */
+    private synchronized Counter admit(String value) {
+        Counter counter = byValue.get(value);
+        if (counter != null) {
+            return counter;
+        }
+        String tagValue = byValue.size() < maxValues ? value : OTHER;
+        return byValue.computeIfAbsent(tagValue, v -> registry.counter(name, tag, v));
     }
 }
