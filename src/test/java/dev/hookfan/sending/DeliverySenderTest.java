@@ -252,6 +252,32 @@ class DeliverySenderTest {
     }
 
     @Test
+    void should_redeliver_without_writing_back_what_a_success_recorded_at_the_same_moment_replaced() throws Exception {
+        String webhookId = webhook("/raced")[0];
+        String deliveryId = UUID.randomUUID().toString().replace("-", "");
+        // In flight elsewhere: claimed for an hour by an attempt whose success is being recorded right now.
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, attempts,"
+                + " lease_until, created_at) values (?, ?, ?, ?, 'pending', 0, now() + interval '1 hour', now())",
+                deliveryId, webhookId, ORG, Database.EVENT);
+        CompletableFuture<Integer> redeliver;
+        try (AutoCloseable success = Database.committingOnClose("update webhook_delivery set status = 'delivered', attempts = 1,"
+                + " delivered_at = now(), lease_until = null, success_started_at = now(), success_duration_ms = 3,"
+                + " success_status = 200, success_body = 'ok' where id = ?", deliveryId)) {
+            redeliver = CompletableFuture.supplyAsync(() -> given()
+                    .post("/organizations/{org}/deliveries/{id}/redeliver", ORG, deliveryId).statusCode());
+            await().atMost(Duration.ofSeconds(10)).until(() -> Database.waitingForALock("update webhook_delivery%") >= 1);
+        }
+        assertEquals(202, redeliver.get(10, java.util.concurrent.TimeUnit.SECONDS));
+        // Sent again at once: the redelivery wrote back neither the old lease nor the old status over the success.
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/raced").size() == 1
+                && "delivered".equals(status(deliveryId)));
+        assertEquals(deliveryId, receiver.requests("/raced").get(0).header("webhook-id"));
+        assertEquals(2L, attempts(deliveryId));
+        assertEquals(java.util.Arrays.asList((Object) null), Database.query("select lease_until from webhook_delivery where id = ?",
+                deliveryId).get(0));
+    }
+
+    @Test
     void should_refuse_to_redeliver_for_a_deleted_webhook() {
         String[] webhook = webhook("/deleted");
         String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
