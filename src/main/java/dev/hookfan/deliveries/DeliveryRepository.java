@@ -61,6 +61,12 @@ public class DeliveryRepository {
             + " delivered_at = null where d.id = $1 and d.organization_id = $2"
             + " and exists (select 1 from webhook w where w.id = d.webhook_id) returning d.id, d.webhook_id, d.organization_id";
     private static final String WEBHOOK_OF = "select webhook_id from webhook_delivery where id = $1 and organization_id = $2";
+    /** A batch of the webhook's failed deliveries created in [$2, $3), oldest first, reopened as REOPEN does one. */
+    private static final String REOPEN_FAILED = "with chosen as (select id from webhook_delivery where webhook_id = $1"
+            + " and status = 'failed' and created_at >= $2 and created_at < $3 order by created_at, id limit $4"
+            + " for update skip locked)"
+            + " update webhook_delivery d set status = 'pending', next_attempt_at = now(), delivered_at = null from chosen"
+            + " where d.id = chosen.id returning d.id, d.webhook_id, d.organization_id";
 
     private final Pool pool;
 
@@ -158,6 +164,17 @@ public class DeliveryRepository {
                 }
                 return null;
             });
+        });
+    }
+
+    /** Reopens up to limit of the webhook's failed deliveries created in [since, until), in one statement. */
+    Uni<List<RequestedDelivery>> reopenFailed(String webhookId, Instant since, Instant until, int limit) {
+        return pool.preparedQuery(REOPEN_FAILED).execute(Tuple.of(webhookId, since.atOffset(ZoneOffset.UTC),
+                until.atOffset(ZoneOffset.UTC), limit)).map(rows -> {
+            List<RequestedDelivery> reopened = new ArrayList<>(rows.size());
+            rows.forEach(row -> reopened.add(new RequestedDelivery(row.getString("id"), row.getString("webhook_id"),
+                    row.getString("organization_id"))));
+            return reopened;
         });
     }
 }

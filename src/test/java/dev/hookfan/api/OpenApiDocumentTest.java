@@ -29,4 +29,16 @@ class OpenApiDocumentTest {
                 .body("paths.'/organizations/{organizationId}/webhooks/{webhookId}/test'.post.responses.'429'", notNullValue())
                 .body("paths.'/organizations/{organizationId}/deliveries/{deliveryId}/redeliver'.post.responses.'429'", notNullValue());
     }
+
+    @Test
+    void should_document_bulk_recovery_and_the_409_of_a_stale_webhook_update() {
+        given().accept("application/json").get(openapi).then().statusCode(200)
+                .body("paths.'/organizations/{organizationId}/webhooks/{webhookId}/recover'.post.requestBody.content.'application/json'.schema.'$ref'",
+                        equalTo("#/components/schemas/RecoverRequest"))
+                .body("components.schemas.RecoverRequest.properties", hasKey("since"))
+                .body("components.schemas.RecoverRequest.properties", hasKey("until"))
+                .body("paths.'/organizations/{organizationId}/webhooks/{webhookId}/recover'.post.responses.'400'", notNullValue())
+                .body("paths.'/organizations/{organizationId}/webhooks/{id}'.put.responses.'409'", notNullValue())
+                .body("paths.'/organizations/{organizationId}/webhooks/{id}'.patch.responses.'409'", notNullValue());
+    }
 }

@@ -1,0 +1,79 @@
+package dev.hookfan.deliveries;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookfan.api.ApiException;
+import dev.hookfan.api.Problem;
+import dev.hookfan.webhooks.WebhookRepository;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import java.time.Instant;
+import java.util.Map;
+
+@Path("/organizations/{organizationId}/webhooks/{webhookId}/recover")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Deliveries")
+public class WebhookRecoveryResource {
+
+    /** The request body, for the OpenAPI document. */
+    @Schema(name = "RecoverRequest")
+    public record RecoverRequest(
+            @Schema(required = true, description = "ISO-8601 instant; at most hookfan.recovery.max-window (14 days) ago",
+                    examples = "2026-12-01T00:00:00Z") String since,
+            @Schema(description = "ISO-8601 instant after since; now when absent") String until) {
+    }
+
+    private final WebhookRepository webhooks;
+    private final FailedDeliveriesRecovery recovery;
+    private final RecoveryConfig config;
+    private final ManualSendLimit limit;
+
+    WebhookRecoveryResource(WebhookRepository webhooks, FailedDeliveriesRecovery recovery, RecoveryConfig config,
+                            ManualSendLimit limit) {
+        this.webhooks = webhooks;
+        this.recovery = recovery;
+        this.config = config;
+        this.limit = limit;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Send every failed delivery of this webhook created in [since, until) again, with the same ids and bodies")
+    @RequestBody(content = @Content(schema = @Schema(implementation = RecoverRequest.class)))
+    @APIResponse(responseCode = "202", description = "{\"requeued\": N}: reopened and asked for; 0 when none is failed")
+    @APIResponse(responseCode = "400", description = "since missing, malformed or older than the window; until not after since",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "404", description = "No such webhook in this organization",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "The webhook is disabled: enable it first",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "429", description = "Over hookfan.delivery.manual-sends-per-minute (a recovery counts as one)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Uni<Response> recover(@PathParam("organizationId") String organizationId,
+                                 @PathParam("webhookId") String webhookId, JsonNode body) {
+        RecoveryWindow window = RecoveryWindow.of(body, config.maxWindow(), Instant.now());
+        return Panache.withSession(() -> webhooks.owned(organizationId, webhookId))
+                .invoke(webhook -> {
+                    if (!webhook.enabled) {
+                        throw ApiException.conflict("webhook-disabled", "Webhook " + webhook.id
+                                + " is disabled; enable it before recovering its deliveries");
+                    }
+                    limit.take(organizationId);
+                })
+                .chain(webhook -> recovery.recover(webhook.id, window))
+                .map(requeued -> Response.accepted(Map.of("requeued", requeued)).build());
+    }
+}
