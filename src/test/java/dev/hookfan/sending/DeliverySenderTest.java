@@ -536,29 +536,32 @@ class DeliverySenderTest {
 
     @Test
     void should_not_disable_a_quiet_webhook_on_one_failure_long_after_its_last() {
-        String[] webhook = webhook("/quiet");
-        receiver.script("/quiet", Answer.status(503));
         // One exhausted delivery six days ago, then nothing: silence longer than a day is no evidence it stayed down.
-        Database.update("update webhook set failing_since = now() - interval '6 days', last_failure_at = now() - interval '5 days'"
-                + " where id = ?", webhook[0]);
-        String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
-
-        await().atMost(Duration.ofSeconds(10)).until(() -> attempts(deliveryId) >= 1);
-        assertEquals(List.of(true, true), Database.query("select enabled, failing_since > now() - interval '1 minute'"
-                + " from webhook where id = ?", webhook[0]).get(0));
-        assertTrue(!"cancelled".equals(status(deliveryId)), status(deliveryId));
+        assertEquals(List.of(true, true, false), afterOneMoreFailure("/quiet", "6 days", "5 days",
+                "failing_since > now() - interval '1 minute'"));
     }
 
     @Test
     void should_not_disable_a_webhook_failing_for_less_than_the_window() {
-        String[] webhook = webhook("/recent");
-        receiver.script("/recent", Answer.status(503));
-        Database.update("update webhook set failing_since = now() - interval '5 days' + interval '1 hour',"
-                + " last_failure_at = now() - interval '1 hour' where id = ?", webhook[0]);
+        assertEquals(List.of(true, true, false), afterOneMoreFailure("/recent", "4 days 23 hours", "1 hour",
+                "failing_since < now() - interval '4 days'"));
+    }
+
+    /**
+     * A webhook failing for the first interval, its last failure the second interval ago, fails once more: answers
+     * whether it is still enabled, the given check of its row, and whether that delivery was cancelled.
+     */
+    List<Object> afterOneMoreFailure(String path, String failingFor, String lastFailedAgo, String check) {
+        String[] webhook = webhook(path);
+        receiver.script(path, Answer.status(503));
+        Database.update("update webhook set failing_since = now() - ?::interval, last_failure_at = now() - ?::interval"
+                + " where id = ?", failingFor, lastFailedAgo, webhook[0]);
         String deliveryId = DeliveryIds.derive(publish("a.b"), webhook[0]);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> attempts(deliveryId) >= 1);
-        assertEquals(List.of(true, true), Database.query("select enabled, failing_since < now() - interval '4 days'"
-                + " from webhook where id = ?", webhook[0]).get(0));
+        List<Object> row = new java.util.ArrayList<>(Database.query("select enabled, " + check + " from webhook where id = ?",
+                webhook[0]).get(0));
+        row.add("cancelled".equals(status(deliveryId)));
+        return row;
     }
 }
