@@ -98,7 +98,15 @@ class AttemptRecorder {
                 ? updated(connection, FAILED, Tuple.of(delivery.id(), attempt, error, delivery.lease()))
                 : updated(connection, RESCHEDULED, Tuple.tuple().addString(delivery.id()).addInteger(attempt)
                         .addLong(pause.toMillis()).addString(error).addOffsetDateTime(delivery.lease()));
-        return reschedule.call(held -> held ? trackFailure(connection, delivery.webhookId()) : Uni.createFrom().voidItem());
+        return reschedule.call(held -> {
+            if (!held) {
+                return Uni.createFrom().voidItem();
+            }
+            Uni<Void> announced = pause == null && OperationalEvents.announces(delivery.eventType())
+                    ? execute(connection, OperationalEvents.DELIVERY_EXHAUSTED, Tuple.of(delivery.id()))
+                    : Uni.createFrom().voidItem();
+            return announced.chain(() -> trackFailure(connection, delivery.webhookId()));
+        });
     }
 
     private static Uni<Boolean> updated(SqlConnection connection, String sql, Tuple arguments) {
@@ -124,6 +132,7 @@ class AttemptRecorder {
 
     private Uni<Void> disable(SqlConnection connection, String webhookId, String reason) {
         return execute(connection, DISABLE, Tuple.of(webhookId, reason))
+                .chain(() -> execute(connection, OperationalEvents.WEBHOOK_DISABLED, Tuple.of(webhookId)))
                 .chain(() -> execute(connection, CANCEL_PENDING, Tuple.of(webhookId, "webhook disabled: " + reason)));
     }
 

@@ -41,7 +41,12 @@ final class DeliveredRecords {
             + " response_status, response_body) select done.delivery_id, attempt_number, started_at, duration_ms, response_status,"
             + " response_body from done join webhook_delivery d on d.id = done.delivery_id and d.status <> 'pending'"
             + " where done.delivery_id not in (select id from delivered))"
-            + " update webhook w set failing_since = null where w.id in (select webhook_id from done) and w.failing_since is not null";
+            // The webhooks' health: failing no more; those whose failure was announced are announced recovered.
+            + ", healthy as (update webhook w set failing_since = null, failure_announced = false from (select id,"
+            + " failure_announced from webhook where id in (select webhook_id from done) and (failing_since is not null"
+            + " or failure_announced)) old where w.id = old.id returning w.id, w.organization_id, w.url, w.last_failure_at,"
+            + " old.failure_announced as announced) "
+            + OperationalEvents.WEBHOOKS_RECOVERED;
 
     private record Success(ClaimedDelivery delivery, AttemptOutcome outcome) {
     }

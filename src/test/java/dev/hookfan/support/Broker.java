@@ -135,6 +135,17 @@ public final class Broker implements AutoCloseable {
         }
     }
 
+    /** A queue of this connection's own, bound to the exchange with the key, gone when the connection closes: a listener. */
+    public String listen(String routingKey) {
+        try {
+            String queue = channel.queueDeclare().getQueue();
+            channel.queueBind(queue, EXCHANGE, routingKey);
+            return queue;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Takes every message now in the queue (acked, so the queue is left empty). */
     public List<GetResponse> drain(String queue) {
         List<GetResponse> messages = new ArrayList<>();
