@@ -13,4 +13,8 @@ public interface AuthConfig {
     /** The claim listing the organizations a token may act on: a string or an array of strings. */
     @WithDefault("org_id")
     String organizationClaim();
+
+    /** The role (a value of the token's groups claim) that the operator API (/admin/**) requires. */
+    @WithDefault("hookfan-admin")
+    String adminRole();
 }

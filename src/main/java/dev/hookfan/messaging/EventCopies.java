@@ -40,6 +40,7 @@ public class EventCopies {
         headers.remove(ATTEMPT_HEADER);
         headers.put(ATTEMPTS_HEADER, attempts);
         headers.put(ERROR_HEADER, truncate(error));
+        headers.put(RabbitDeadLetterQueue.DEAD_LETTERED_AT_HEADER, java.time.Instant.now().toString());
         return send(body, original, topology.deadLetterQueue(), headers);
     }
 

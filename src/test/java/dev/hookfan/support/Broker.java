@@ -82,6 +82,19 @@ public final class Broker implements AutoCloseable {
         }
     }
 
+    /** As Hookfan dead-letters a message: straight into the DLQ, with the reason in its headers. */
+    public void deadLetter(String messageId, String body, int attempts, String error) {
+        AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().messageId(messageId).contentType("application/json")
+                .deliveryMode(2).headers(new HashMap<>(Map.of("hookfan-attempts", attempts, "hookfan-error", error,
+                        "hookfan-dead-lettered-at", java.time.Instant.now().toString()))).build();
+        try {
+            channel.basicPublish("", DLQ, properties, body.getBytes(StandardCharsets.UTF_8));
+            channel.waitForConfirmsOrDie(10_000);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static String newMessageId() {
         return UUID.randomUUID().toString();
     }
