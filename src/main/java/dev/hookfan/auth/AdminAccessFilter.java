@@ -4,7 +4,6 @@ import dev.hookfan.api.Problem;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.container.ContainerRequestContext;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -30,8 +29,7 @@ public class AdminAccessFilter {
         }
         return identities.getDeferredIdentity().map(identity -> {
             if (identity.isAnonymous()) {
-                Response problem = Problem.of(Response.Status.UNAUTHORIZED, "unauthorized", "A bearer token is required").toResponse();
-                return Response.fromResponse(problem).header(HttpHeaders.WWW_AUTHENTICATE, "Bearer").build();
+                return OrganizationAccessFilter.unauthorized("A bearer token is required");
             }
             return identity.hasRole(config.adminRole()) ? null : Problem.of(Response.Status.FORBIDDEN, "forbidden",
                     "The operator API needs a token with the role " + config.adminRole() + " in its groups claim").toResponse();

@@ -75,7 +75,8 @@ public class OrganizationAccessFilter {
         return Set.of();
     }
 
-    private static Response unauthorized(String detail) {
+    /** 401 with WWW-Authenticate: Bearer, for every API that takes a token. */
+    static Response unauthorized(String detail) {
         Response problem = Problem.of(Response.Status.UNAUTHORIZED, "unauthorized", detail).toResponse();
         return Response.fromResponse(problem).header(HttpHeaders.WWW_AUTHENTICATE, "Bearer").build();
     }

@@ -1,5 +1,6 @@
 package dev.hookfan.sending;
 
+import dev.hookfan.events.IntegrationEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
@@ -63,7 +64,7 @@ class OperationalEvents {
 
     /** Whether a delivery of this event type may be announced: never one of an operational event (no loops). */
     static boolean announces(String eventType) {
-        return eventType == null || !eventType.startsWith("hookfan.");
+        return !IntegrationEvent.isOperational(eventType);
     }
 
     private static final String PENDING = "select id, event_type, body from operational_event order by created_at, id limit 100";

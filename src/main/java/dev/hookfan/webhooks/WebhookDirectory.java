@@ -1,5 +1,6 @@
 package dev.hookfan.webhooks;
 
+import dev.hookfan.events.IntegrationEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -42,7 +43,9 @@ public class WebhookDirectory {
     /** One webhook, as plain data: never a managed entity outside its session. */
     record Entry(String id, boolean enabled, Set<String> eventTypes, WebhookEndpoint endpoint) {
         boolean takes(String eventType) {
-            return enabled && (eventTypes.contains(eventType) || eventTypes.contains(Webhook.ALL_TYPES));
+            // "*" is every event the publishers send; Hookfan's own operational events go only to webhooks that name them.
+            return enabled && (eventTypes.contains(eventType)
+                    || eventTypes.contains(Webhook.ALL_TYPES) && !IntegrationEvent.isOperational(eventType));
         }
     }
 

@@ -106,6 +106,20 @@ class OperationalEventsTest {
     }
 
     @Test
+    void should_send_operational_events_only_to_webhooks_that_name_their_type() {
+        webhook("/everything", "[\"*\"]");
+        String gone = webhook("/gone", "[\"a.b\"]");
+        receiver.script("/gone", Answer.status(410));
+        publish();
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> heard("hookfan.webhook.disabled").size() == 1);
+        // "*" takes every event a publisher sends, not what Hookfan says about itself.
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> receiver.requests("/everything").size() == 1);
+        assertTrue(receiver.requests("/everything").get(0).body().contains("\"type\":\"a.b\""));
+        assertEquals(1, Database.count("select count(*) from webhook where id = ? and not enabled", gone));
+    }
+
+    @Test
     void should_announce_an_exhausted_delivery_and_then_once_the_webhook_recovered() throws Exception {
         String flaky = webhook("/flaky", "[\"a.b\"]");
         receiver.script("/flaky", Answer.status(503), Answer.status(503), Answer.status(503), Answer.status(503));
@@ -129,14 +143,14 @@ class OperationalEventsTest {
 
     @Test
     void should_not_announce_the_exhaustion_of_an_operational_event_delivery() {
-        String down = webhook("/down", "[\"*\"]");
+        String down = webhook("/down", "[\"a.b\",\"hookfan.delivery.exhausted\"]");
         Answer[] failures = new Answer[8];
         java.util.Arrays.fill(failures, Answer.status(503));
         receiver.script("/down", failures);
         publish();
 
         await().atMost(Duration.ofSeconds(20)).until(() -> heard("hookfan.delivery.exhausted").size() == 1);
-        // The webhook takes every type, so it is sent the announcement too, and that delivery exhausts as well: unannounced.
+        // The webhook takes the announcement's type too, and that delivery exhausts as well: unannounced.
         await().atMost(Duration.ofSeconds(20)).until(() -> Database.count("select count(*) from webhook_delivery d join"
                 + " delivery_event e on e.id = d.event_id where d.webhook_id = ? and e.event_type = 'hookfan.delivery.exhausted'"
                 + " and d.status = 'failed'", down) == 1);

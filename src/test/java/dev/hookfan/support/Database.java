@@ -35,7 +35,7 @@ public final class Database {
     public static void reset() {
         for (int attempt = 1; ; attempt++) {
             try {
-                update("truncate webhook, webhook_secret, webhook_delivery, delivery_attempt, delivery_sweep, delivery_event,"
+                update("truncate webhook, webhook_secret, webhook_delivery, delivery_attempt, delivery_sweep, delivery_event, operational_event,"
                         + " audit_entry, organization_entitlements");
                 update("insert into delivery_event (id, organization_id, event_type, body, deliveries, created_at)"
                         + " values (?, 'org_test', 'a.b', ?, 0, now())", EVENT, EVENT_BODY);
