@@ -154,9 +154,7 @@ public class DeliveryRepository {
     Uni<RequestedDelivery> reopen(String organizationId, String id) {
         return pool.preparedQuery(REOPEN).execute(Tuple.of(id, organizationId)).chain(rows -> {
             if (rows.size() > 0) {
-                Row row = rows.iterator().next();
-                return Uni.createFrom().item(new RequestedDelivery(row.getString("id"), row.getString("webhook_id"),
-                        row.getString("organization_id")));
+                return Uni.createFrom().item(requested(rows.iterator().next()));
             }
             return pool.preparedQuery(WEBHOOK_OF).execute(Tuple.of(id, organizationId)).map(found -> {
                 if (found.size() > 0) {
@@ -172,9 +170,13 @@ public class DeliveryRepository {
         return pool.preparedQuery(REOPEN_FAILED).execute(Tuple.of(webhookId, since.atOffset(ZoneOffset.UTC),
                 until.atOffset(ZoneOffset.UTC), limit)).map(rows -> {
             List<RequestedDelivery> reopened = new ArrayList<>(rows.size());
-            rows.forEach(row -> reopened.add(new RequestedDelivery(row.getString("id"), row.getString("webhook_id"),
-                    row.getString("organization_id"))));
+            rows.forEach(row -> reopened.add(requested(row)));
             return reopened;
         });
+    }
+
+    /** A reopened delivery, as REOPEN and REOPEN_FAILED return it, to be asked for. */
+    private static RequestedDelivery requested(Row row) {
+        return new RequestedDelivery(row.getString("id"), row.getString("webhook_id"), row.getString("organization_id"));
     }
 }

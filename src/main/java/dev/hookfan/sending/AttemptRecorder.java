@@ -103,7 +103,7 @@ class AttemptRecorder {
                 return Uni.createFrom().voidItem();
             }
             Uni<Void> announced = pause == null && OperationalEvents.announces(delivery.eventType())
-                    ? execute(connection, OperationalEvents.DELIVERY_EXHAUSTED, Tuple.of(delivery.id()))
+                    ? execute(connection, OperationalEvents.DELIVERY_EXHAUSTED, Tuple.of(delivery.id(), delivery.webhookId()))
                     : Uni.createFrom().voidItem();
             return announced.chain(() -> trackFailure(connection, delivery.webhookId()));
         });

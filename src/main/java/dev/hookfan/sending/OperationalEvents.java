@@ -45,9 +45,9 @@ class OperationalEvents {
             "json_build_object('webhookId', w.id, 'url', w.url, 'reason', w.disabled_reason)")
             + " from webhook w where w.id = $1 on conflict (id) do nothing";
 
-    /** After the delivery was failed for good; also marks its webhook so that its next success is announced. */
-    static final String DELIVERY_EXHAUSTED = "with marked as (update webhook set failure_announced = true where id ="
-            + " (select webhook_id from webhook_delivery where id = $1)) " + INSERT
+    /** After delivery $1 of webhook $2 was failed for good; also marks the webhook so that its next success is announced. */
+    static final String DELIVERY_EXHAUSTED = "with marked as (update webhook set failure_announced = true where id = $2) "
+            + INSERT
             + outboxRow(EXHAUSTED, "d.id || '/' || d.attempts", "d.organization_id",
             "json_build_object('webhookId', d.webhook_id, 'deliveryId', d.id, 'eventType', e.event_type, 'attempts', d.attempts,"
                     + " 'lastError', d.last_error)")

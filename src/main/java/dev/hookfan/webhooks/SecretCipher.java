@@ -39,14 +39,13 @@ public class SecretCipher {
     private final String currentKeyId;
 
     SecretCipher(SecretsConfig config) {
-        if (config.encryptionKey().filter(text -> !text.isBlank()).isEmpty()
-                && config.previousEncryptionKey().filter(text -> !text.isBlank()).isPresent()) {
+        Optional<String> current = config.encryptionKey().filter(text -> !text.isBlank());
+        Optional<String> previous = config.previousEncryptionKey().filter(text -> !text.isBlank());
+        if (current.isEmpty() && previous.isPresent()) {
             throw new IllegalArgumentException("hookfan.secrets.previous-encryption-key needs hookfan.secrets.encryption-key");
         }
-        config.encryptionKey().filter(text -> !text.isBlank())
-                .ifPresent(encoded -> keys.put(keyId(encoded), key("hookfan.secrets.encryption-key", encoded)));
-        config.previousEncryptionKey().filter(text -> !text.isBlank())
-                .ifPresent(encoded -> keys.putIfAbsent(keyId(encoded), key("hookfan.secrets.previous-encryption-key", encoded)));
+        current.map(encoded -> key("hookfan.secrets.encryption-key", encoded)).ifPresent(key -> keys.put(keyId(key), key));
+        previous.map(encoded -> key("hookfan.secrets.previous-encryption-key", encoded)).ifPresent(key -> keys.putIfAbsent(keyId(key), key));
         this.currentKeyId = keys.isEmpty() ? null : keys.keySet().iterator().next();
     }
 
@@ -64,12 +63,11 @@ public class SecretCipher {
     }
 
     /** The first 4 bytes of the key's SHA-256, in hex: names the key without revealing it. */
-    private static String keyId(String encoded) {
+    private static String keyId(SecretKeySpec key) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(Base64.getDecoder().decode(encoded.trim()));
-            return HexFormat.of().formatHex(digest, 0, 4);
-        } catch (GeneralSecurityException | IllegalArgumentException e) {
-            return "invalid";
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getEncoded()), 0, 4);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
         }
     }
 
