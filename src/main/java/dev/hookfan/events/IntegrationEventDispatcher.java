@@ -3,7 +3,10 @@ package dev.hookfan.events;
 import dev.hookfan.events.HandlersFailedException.HandlerFailure;
 import dev.hookfan.metrics.MetricsConfig;
 import dev.hookfan.metrics.TaggedCounters;
+import dev.hookfan.tracing.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.inject.Instance;
@@ -27,9 +30,11 @@ public class IntegrationEventDispatcher {
     private final IntegrationEventContext context;
     private final MeterRegistry metrics;
     private final TaggedCounters unhandledByType;
+    private final Tracing tracing;
 
     IntegrationEventDispatcher(Instance<IntegrationEventHandler> handlers, IntegrationEventContext context,
-                               MeterRegistry metrics, MetricsConfig metricsConfig) {
+                               MeterRegistry metrics, MetricsConfig metricsConfig, Tracing tracing) {
+        this.tracing = tracing;
         this.handlers = handlers.stream().toList();
         this.context = context;
         this.metrics = metrics;
@@ -45,15 +50,16 @@ public class IntegrationEventDispatcher {
             return Uni.createFrom().item(0);
         }
         List<HandlerFailure> failures = new CopyOnWriteArrayList<>();
+        Context message = Context.current();
         List<Uni<?>> running = new ArrayList<>();
         List<IntegrationEventHandler> sessionUsers = takers.stream().filter(IntegrationEventHandler::usesSession).toList();
         if (!sessionUsers.isEmpty()) {
             running.add(Multi.createFrom().iterable(sessionUsers)
-                    .onItem().transformToUniAndConcatenate(handler -> run(handler, event, failures))
+                    .onItem().transformToUniAndConcatenate(handler -> run(handler, event, failures, message))
                     .collect().last());
         }
         // An event stays in hand, holding back the next, until its slowest handler is done, not until their sum.
-        takers.stream().filter(handler -> !handler.usesSession()).forEach(handler -> running.add(run(handler, event, failures)));
+        takers.stream().filter(handler -> !handler.usesSession()).forEach(handler -> running.add(run(handler, event, failures, message)));
         return Uni.combine().all().unis(running).discardItems()
                 .onItem().transformToUni(ignored -> failures.isEmpty()
                         ? Uni.createFrom().item(takers.size())
@@ -61,8 +67,13 @@ public class IntegrationEventDispatcher {
                                 context.messageId().orElse("(none)"), failures)));
     }
 
-    private Uni<Boolean> run(IntegrationEventHandler handler, IntegrationEvent event, List<HandlerFailure> failures) {
-        return Uni.createFrom().deferred(() -> handler.handle(event))
+    private Uni<Boolean> run(IntegrationEventHandler handler, IntegrationEvent event, List<HandlerFailure> failures,
+                             Context message) {
+        Uni<Void> handled = tracing.on()
+                ? tracing.within(tracing.span("handle " + handler.name(), SpanKind.INTERNAL, message)
+                        .setAttribute("hookfan.handler", handler.name()), span -> handler.handle(event))
+                : Uni.createFrom().deferred(() -> handler.handle(event));
+        return handled
                 .replaceWith(Boolean.TRUE)
                 .onFailure().recoverWithItem(failure -> {
                     LOG.warnf("Handler %s failed for event %s (message %s): %s", handler.name(), event.type(),

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookfan.deliveries.DeliveryConfig;
 import dev.hookfan.deliveries.RequestedDelivery;
 import dev.hookfan.sending.DeliverySender;
+import dev.hookfan.tracing.Tracing;
+import io.opentelemetry.api.trace.SpanKind;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import jakarta.inject.Singleton;
@@ -31,8 +33,13 @@ public class DeliveryRequestConsumer {
     private final ObjectMapper mapper;
     private final DeliveryConfig config;
     private final ConsumerStreams streams;
+    private final Tracing tracing;
+    private final String queue;
 
-    DeliveryRequestConsumer(DeliverySender sender, ObjectMapper mapper, DeliveryConfig config, ConsumerStreams streams) {
+    DeliveryRequestConsumer(DeliverySender sender, ObjectMapper mapper, DeliveryConfig config, ConsumerStreams streams,
+                            Tracing tracing, MessagingConfig messaging) {
+        this.tracing = tracing;
+        this.queue = messaging.deliveriesQueue();
         this.sender = sender;
         this.streams = streams;
         this.mapper = mapper;
@@ -49,6 +56,17 @@ public class DeliveryRequestConsumer {
     }
 
     Uni<Void> consume(Message<byte[]> message) {
+        if (!tracing.on()) {
+            return queue(message);
+        }
+        IncomingRabbitMQMetadata metadata = message.getMetadata(IncomingRabbitMQMetadata.class).orElseThrow();
+        return tracing.within(tracing.span("process " + queue, SpanKind.CONSUMER, tracing.extract(metadata.getHeaders()))
+                .setAttribute("messaging.system", "rabbitmq")
+                .setAttribute("messaging.operation.type", "process")
+                .setAttribute("messaging.destination.name", queue), span -> queue(message));
+    }
+
+    private Uni<Void> queue(Message<byte[]> message) {
         Requested requested = requested(message);
         Uni<Void> queued;
         if (!requested.deliveries().isEmpty()) {

@@ -8,7 +8,11 @@ import dev.hookfan.events.IntegrationEventParser;
 import dev.hookfan.events.MalformedEventException;
 import dev.hookfan.metrics.MetricsConfig;
 import dev.hookfan.metrics.TaggedCounters;
+import dev.hookfan.tracing.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Scope;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import jakarta.enterprise.context.control.ActivateRequestContext;
@@ -43,10 +47,12 @@ public class IntegrationEventConsumer {
     private final MessagingConfig config;
     private final MeterRegistry metrics;
     private final TaggedCounters consumedByType;
+    private final Tracing tracing;
 
     IntegrationEventConsumer(IntegrationEventContext context, IntegrationEventDispatcher dispatcher,
                              IntegrationEventParser parser, EventCopies copies, BrokerTopology topology,
-                             MessagingConfig config, MeterRegistry metrics, MetricsConfig metricsConfig) {
+                             MessagingConfig config, MeterRegistry metrics, MetricsConfig metricsConfig, Tracing tracing) {
+        this.tracing = tracing;
         this.context = context;
         this.dispatcher = dispatcher;
         this.parser = parser;
@@ -65,13 +71,34 @@ public class IntegrationEventConsumer {
         int attempt = previousAttempts(metadata) + 1;
         String messageId = metadata.getMessageId().orElse(null);
         MDC.put("messageId", printable(messageId));
+        // Current on the message's own Vert.x context until it is settled: its statements and handlers are its children.
+        Span span = tracing.on() ? processing(metadata, messageId, attempt) : Span.getInvalid();
+        Scope current = tracing.on() ? span.makeCurrent() : Scope.noop();
         return topology.ready()
-                .chain(() -> handle(body, metadata, messageId))
-                .onItemOrFailure().transformToUni((handled, failure) -> failure == null
-                        ? Uni.createFrom().completionStage(message.ack())
-                        : park(body, metadata, attempt, failure).chain(() -> Uni.createFrom().completionStage(message.ack())))
+                .chain(() -> handle(body, metadata, messageId, span))
+                .onItemOrFailure().transformToUni((handled, failure) -> {
+                    if (failure == null) {
+                        return Uni.createFrom().completionStage(message.ack());
+                    }
+                    Tracing.failed(span, failure);
+                    return park(body, metadata, attempt, failure).chain(() -> Uni.createFrom().completionStage(message.ack()));
+                })
                 .onFailure().recoverWithUni(copyFailed -> handBack(message, messageId, copyFailed))
-                .eventually(() -> MDC.remove("messageId"));
+                .eventually(() -> {
+                    current.close();
+                    span.end();
+                    MDC.remove("messageId");
+                });
+    }
+
+    private Span processing(IncomingRabbitMQMetadata metadata, String messageId, int attempt) {
+        return tracing.span("process " + config.queue(), SpanKind.CONSUMER, tracing.extract(metadata.getHeaders()))
+                .setAttribute("messaging.system", "rabbitmq")
+                .setAttribute("messaging.operation.type", "process")
+                .setAttribute("messaging.destination.name", config.queue())
+                .setAttribute("messaging.message.id", printable(messageId))
+                .setAttribute("hookfan.attempt", attempt)
+                .startSpan();
     }
 
     /** Retry tier or DLQ; whatever goes wrong before a copy is published ends in the DLQ, never in a requeue loop. */
@@ -97,7 +124,7 @@ public class IntegrationEventConsumer {
                 .chain(() -> Uni.createFrom().completionStage(message.nack(copyFailed)));
     }
 
-    private Uni<Integer> handle(byte[] body, IncomingRabbitMQMetadata metadata, String messageId) {
+    private Uni<Integer> handle(byte[] body, IncomingRabbitMQMetadata metadata, String messageId, Span span) {
         if (body.length > config.maxMessageSize().asLongValue()) {
             return Uni.createFrom().failure(new MalformedEventException(
                     "message of " + body.length + " bytes exceeds hookfan.messaging.max-message-size (" + config.maxMessageSize().asLongValue() + " bytes)"));
@@ -120,7 +147,9 @@ public class IntegrationEventConsumer {
         } catch (MalformedEventException e) {
             return Uni.createFrom().failure(e);
         }
-        context.enter(messageId, traceparent(metadata));
+        // Retries and the sender continue this message's trace: its own span when traced, else the publisher's context.
+        String traceparent = Tracing.traceparent(span);
+        context.enter(messageId, traceparent != null ? traceparent : traceparent(metadata));
         consumedByType.increment(event.type());
         return dispatcher.dispatch(event);
     }

@@ -3,6 +3,9 @@ package dev.hookfan.messaging;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.hookfan.deliveries.DeliveryRequests;
 import dev.hookfan.deliveries.RequestedDelivery;
+import dev.hookfan.tracing.Tracing;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;
@@ -25,9 +28,13 @@ public class RabbitDeliveryRequests implements DeliveryRequests {
     static final String TYPE = "webhook.delivery_requested";
 
     private final MutinyEmitter<byte[]> emitter;
+    private final Tracing tracing;
+    private final String queue;
 
-    RabbitDeliveryRequests(@Channel("delivery-requests") MutinyEmitter<byte[]> emitter) {
+    RabbitDeliveryRequests(@Channel("delivery-requests") MutinyEmitter<byte[]> emitter, Tracing tracing, MessagingConfig config) {
         this.emitter = emitter;
+        this.tracing = tracing;
+        this.queue = config.deliveriesQueue();
     }
 
     @Override
@@ -35,7 +42,23 @@ public class RabbitDeliveryRequests implements DeliveryRequests {
         if (deliveries.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        OutgoingRabbitMQMetadata metadata = OutgoingRabbitMQMetadata.builder()
+        if (!tracing.on()) {
+            return publish(deliveries, OutgoingRabbitMQMetadata.builder());
+        }
+        return tracing.within(tracing.span("publish " + queue, SpanKind.PRODUCER, Context.current())
+                        .setAttribute("messaging.system", "rabbitmq")
+                        .setAttribute("messaging.operation.type", "publish")
+                        .setAttribute("messaging.destination.name", queue)
+                        .setAttribute("messaging.batch.message_count", deliveries.size()),
+                span -> {
+                    OutgoingRabbitMQMetadata.Builder metadata = OutgoingRabbitMQMetadata.builder();
+                    tracing.inject(Context.current(), metadata::withHeader);
+                    return publish(deliveries, metadata);
+                });
+    }
+
+    private Uni<Void> publish(List<RequestedDelivery> deliveries, OutgoingRabbitMQMetadata.Builder builder) {
+        OutgoingRabbitMQMetadata metadata = builder
                 .withMessageId(deliveries.get(0).id())
                 .withType(TYPE)
                 .withContentType("application/json")

@@ -10,6 +10,7 @@ import dev.hookfan.webhooks.WebhookEndpoint;
 import dev.hookfan.webhooks.WebhookTargets;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
@@ -51,11 +52,13 @@ public class DeliverySender {
     private final Timer sendLatency;
     private final TaggedCounters sendsByOutcome;
     private final String userAgent;
+    private final AttemptTraces traces;
 
     DeliverySender(DeliveryClaims claims, Vertx vertx, DeliveryConfig config, AttemptRecorder recorder,
                    MeterRegistry metrics, WebhookTargets targets, WebhookDirectory directory, SecretCipher cipher,
-                   SendingInstances instances,
+                   SendingInstances instances, AttemptTraces traces,
                    @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
+        this.traces = traces;
         this.claims = claims;
         this.directory = directory;
         this.targets = targets;
@@ -113,6 +116,10 @@ public class DeliverySender {
 
     /** One attempt, in the background; the scheduler's room for it is given back when it ends, whatever happens. */
     private void start(RequestedDelivery work) {
+        traces.start(() -> run(work));
+    }
+
+    private void run(RequestedDelivery work) {
         AtomicBoolean posted = new AtomicBoolean();
         AtomicBoolean answered = new AtomicBoolean();
         Runnable endExchange = () -> {
@@ -130,9 +137,9 @@ public class DeliverySender {
                     scheduler.rate(work.webhookId(), endpoint.rateLimit() / (double) Math.max(1, instances.count()));
                     return claims.claim(work.id()).chain(claimed -> claimed == null
                             ? Uni.createFrom().voidItem()
-                            : postable(work).invoke(() -> posted.set(true))
-                                    .chain(() -> attempt(claimed, endpoint)).invoke(endExchange)
-                                    .chain(outcome -> recorder.record(claimed, outcome, nextAttempt)));
+                            : traces.deliver(claimed, trace -> postable(work).invoke(() -> posted.set(true))
+                                    .chain(() -> attempt(claimed, endpoint, trace)).invoke(endExchange)
+                                    .chain(outcome -> recorder.record(claimed, outcome, nextAttempt))));
                 })
                 .onFailure().invoke(failure -> LOG.errorf("Delivery %s: attempt could not be made or recorded, its lease"
                         + " will expire: %s", work.id(), failure.toString()))
@@ -159,13 +166,13 @@ public class DeliverySender {
      * Vets the address (again at every send: the vetted address is the one connected to, so DNS cannot rebind in
      * between), signs and posts, all within the webhook's timeout: a slow DNS answer is the tenant's to give.
      */
-    private Uni<AttemptOutcome> attempt(ClaimedDelivery claimed, WebhookEndpoint endpoint) {
+    private Uni<AttemptOutcome> attempt(ClaimedDelivery claimed, WebhookEndpoint endpoint, Context trace) {
         Instant started = Instant.now();
         long startNanos = System.nanoTime();
         Duration timeout = endpoint.timeoutWithin(config.timeout());
         return Uni.createFrom().deferred(() -> targets.vet(endpoint.url()))
                 .chain(target -> target.allowed()
-                        ? post(claimed, endpoint, target.address(), timeout)
+                        ? post(claimed, endpoint, target.address(), timeout, trace)
                         : Uni.createFrom().item(refused(claimed, target, started, startNanos)))
                 .ifNoItem().after(timeout).failWith(() -> new TimeoutException("no complete answer within " + timeout))
                 // Whatever goes wrong before an answer (a header Vert.x refuses, a secret that will not open, the
@@ -178,7 +185,8 @@ public class DeliverySender {
                 });
     }
 
-    private Uni<AttemptOutcome> post(ClaimedDelivery claimed, WebhookEndpoint endpoint, InetAddress address, Duration timeout) {
+    private Uni<AttemptOutcome> post(ClaimedDelivery claimed, WebhookEndpoint endpoint, InetAddress address, Duration timeout,
+                                     Context trace) {
         Instant started = Instant.now();
         long startNanos = System.nanoTime();
         if (claimed.eventBody() == null) {
@@ -191,10 +199,11 @@ public class DeliverySender {
         }
         MultiMap headers = HttpHeaders.headers();
         request.headers().forEach(headers::add);
-        return subscribers.post(endpoint.url(), address, UrlPolicy.port(URI.create(endpoint.url())), headers,
-                        request.body(), timeout)
+        URI url = URI.create(endpoint.url());
+        return traces.post(trace, url, address, headers::set, () -> subscribers.post(endpoint.url(), address,
+                        UrlPolicy.port(url), headers, request.body(), timeout)
                 .map(answer -> new AttemptOutcome(started, elapsedMs(startNanos), answer.status(), answer.body(), null,
-                        RetryAfter.of(answer.status(), answer.retryAfter(), Instant.now()).map(RetryAfter::pause).orElse(null)));
+                        RetryAfter.of(answer.status(), answer.retryAfter(), Instant.now()).map(RetryAfter::pause).orElse(null))));
     }
 
     /** The tenant reads the generic reason in the delivery's error; the address it resolved to stays in the log. */

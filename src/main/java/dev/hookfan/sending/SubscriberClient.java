@@ -12,6 +12,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
+import io.vertx.core.tracing.TracingPolicy;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +40,8 @@ final class SubscriberClient {
         // Connections are pooled per host and port, which many webhooks can share: the send permits cap each webhook.
         this.client = vertx.createHttpClient(new HttpClientOptions()
                 .setMaxPoolSize(maxPoolSize)
+                // Hookfan records the POST's span itself, under the attempt's trace (see DeliverySender).
+                .setTracingPolicy(TracingPolicy.IGNORE)
                 .setConnectTimeout((int) connectTimeout.toMillis()));
     }
 

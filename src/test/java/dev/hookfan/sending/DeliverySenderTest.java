@@ -112,6 +112,17 @@ class DeliverySenderTest {
     }
 
     @Test
+    void should_pass_the_publishers_traceparent_to_the_subscriber_unchanged_with_tracing_off() {
+        webhook("/traced");
+        String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        broker.publish("a.b", Broker.newMessageId(), Broker.event("a.b", ORG, "{}").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                Map.of("traceparent", traceparent));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/traced").size() == 1);
+        assertEquals(traceparent, receiver.requests("/traced").get(0).header("traceparent"));
+    }
+
+    @Test
     void should_send_a_signed_delivery_once_that_the_reference_library_verifies() {
         String[] webhook = webhook("/ok");
         String messageId = publish("organization.member_removed");
