@@ -6,7 +6,6 @@ import dev.hookfan.support.OtlpReceiver;
 import dev.hookfan.support.OtlpReceiver.ReceivedSpan;
 import dev.hookfan.support.Receiver;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.AfterEach;
@@ -33,24 +32,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * carries the same trace to the subscriber.
  */
 @QuarkusTest
-@TestProfile(TracingTest.Traced.class)
+@TestProfile(TracingProfile.class)
 class TracingTest {
 
-    static final OtlpReceiver COLLECTOR = OtlpReceiver.start();
+    static final OtlpReceiver COLLECTOR = TracingProfile.COLLECTOR;
     static final String ORG = "org_traced";
     static final String PUBLISHER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
     static final String PUBLISHER_SPAN = "00f067aa0ba902b7";
-
-    public static class Traced implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "quarkus.otel.sdk.disabled", "false",
-                    "quarkus.otel.exporter.otlp.endpoint", COLLECTOR.endpoint(),
-                    "quarkus.otel.exporter.otlp.protocol", "http/protobuf",
-                    "quarkus.otel.bsp.schedule.delay", "PT0.1S");
-        }
-    }
 
     Receiver subscriber;
     Broker broker;

@@ -48,6 +48,8 @@ public final class Benchmark {
     private final Database db;
     private final Publisher publisher;
     private final Receiver receiver;
+    /** The collector traced artifacts export to, started with the first of them. */
+    private TraceSink traceSink;
     /** Every run's figures, per artifact (jvm, native), in --artifacts order. */
     private final Map<String, List<Map<String, Double>>> runs = new LinkedHashMap<>();
     private final StringBuilder statements = new StringBuilder();
@@ -63,9 +65,15 @@ public final class Benchmark {
                    int fanOut, boolean storageOnly, String storageShapes, int backlogEvents, List<String> artifacts,
                    Path nativeExecutable) {
 
-        /** What --artifacts names: the jar ("jvm") or the native executable ("native"). */
+        /** What --artifacts names: the jar ("jvm") or the native executable ("native"), either traced ("jvm-traced-10"). */
         Path artifact(String name) {
-            return "native".equals(name) ? nativeExecutable : jar;
+            return name.startsWith("native") ? nativeExecutable : jar;
+        }
+
+        /** The share of traces an artifact's name asks to record ("jvm-traced-10": 10 %), or none. */
+        static java.util.OptionalInt tracedPercent(String name) {
+            int at = name.indexOf("-traced-");
+            return at < 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(Integer.parseInt(name.substring(at + 8)));
         }
 
         static Options parse(String[] args) {
@@ -200,7 +208,9 @@ public final class Benchmark {
     private Map<String, Double> serviceRun(int run, Path raw, String artifact) throws Exception {
         runLabel = run + " (" + artifact + ")";
         Map<String, Double> figures = new LinkedHashMap<>();
-        List<String> properties = serviceProperties();
+        List<String> properties = new ArrayList<>(serviceProperties());
+        properties.addAll(tracing(artifact));
+        long exportedBefore = traceSink == null ? 0 : traceSink.bytes();
         String[] ids = new String[options.events()];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = UUID.randomUUID().toString();
@@ -258,8 +268,27 @@ public final class Benchmark {
                 throw new IllegalStateException(dead + " messages in the DLQ: the run is not valid");
             }
         }
+        if (traceSink != null && Options.tracedPercent(artifact).isPresent()) {
+            figures.put("traces_exported_kib", (traceSink.bytes() - exportedBefore) / 1024.0);
+        }
         log("Run %d, %s: %s", run, artifact, figures);
         return figures;
+    }
+
+    /** Tracing on, as an operator switches it on (no rebuild), exporting OTLP/HTTP to the sink; nothing when off. */
+    private List<String> tracing(String artifact) throws Exception {
+        java.util.OptionalInt percent = Options.tracedPercent(artifact);
+        if (percent.isEmpty()) {
+            return List.of();
+        }
+        if (traceSink == null) {
+            traceSink = new TraceSink();
+        }
+        return List.of("quarkus.otel.sdk.disabled=false",
+                "quarkus.otel.exporter.otlp.endpoint=" + traceSink.endpoint(),
+                "quarkus.otel.exporter.otlp.protocol=http/protobuf",
+                "quarkus.otel.traces.sampler=parentbased_traceidratio",
+                "quarkus.otel.traces.sampler.arg=" + percent.getAsInt() / 100.0);
     }
 
     /** No rows and no messages: before each run, and after its ingest-only instance, so it leaves no backlog behind. */

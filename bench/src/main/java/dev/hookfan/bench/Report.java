@@ -91,12 +91,54 @@ final class Report {
     /** One headline table per artifact, then the native executable beside the JVM when both ran. */
     static String headlines(List<Double> rawRates, Map<String, List<Map<String, Double>>> runs) {
         StringBuilder text = new StringBuilder();
-        runs.forEach((artifact, itsRuns) -> text.append("### ").append("native".equals(artifact) ? "Native executable" : "JVM (fast-jar)")
+        runs.forEach((artifact, itsRuns) -> text.append("### ").append(title(artifact))
                 .append("\n\n").append(headline(rawRates, itsRuns)).append("\n"));
         if (runs.containsKey("jvm") && runs.containsKey("native")) {
             text.append(nativeBesideJvm(runs.get("jvm"), runs.get("native")));
         }
+        Map<String, List<Map<String, Double>>> traced = new java.util.LinkedHashMap<>();
+        runs.forEach((artifact, itsRuns) -> {
+            if (artifact.startsWith("jvm")) {
+                traced.put(title(artifact), itsRuns);
+            }
+        });
+        if (traced.size() > 1) {
+            text.append(beside("Tracing beside tracing off (alternating within each run)", traced, TRACING_ROWS));
+        }
         return text.toString();
+    }
+
+    static String title(String artifact) {
+        String base = artifact.startsWith("native") ? "Native executable" : "JVM (fast-jar)";
+        java.util.OptionalInt traced = Benchmark.Options.tracedPercent(artifact);
+        return traced.isEmpty() ? base : base + ", traced, " + traced.getAsInt() + " % sampled";
+    }
+
+    private static final List<Row> TRACING_ROWS = List.of(
+            new Row("ingest_alone_events_per_s", "ingest alone, events/s", 0, ""),
+            new Row("ingest_alone_service_cpu_pct", "ingest alone, CPU of the service, % of all cores", 0, ""),
+            new Row("ingest_events_per_s", "ingest with the sender working, events/s", 0, ""),
+            new Row("sender_deliveries_per_s", "sender alone, signed deliveries/s", 0, ""),
+            new Row("sender_service_cpu_pct", "sender, CPU of the service, % of all cores", 0, ""),
+            new Row("latency_persisted_p99_ms", "latency phase, publish → delivery row written, p99 ms", 1, ""),
+            new Row("latency_post_p99_ms", "latency phase, publish → POST received, p99 ms", 1, ""),
+            new Row("peak_rss_mib", "resident memory at peak (VmHWM), MiB", 0, ""),
+            new Row("traces_exported_kib", "OTLP exported to the collector over the run, KiB", 0, ""));
+
+    /** One column per variant, one row per figure: medians (min–max) of the runs. */
+    private static String beside(String title, Map<String, List<Map<String, Double>>> columns, List<Row> rows) {
+        StringBuilder table = new StringBuilder("### ").append(title).append("\n\n| figure |");
+        columns.keySet().forEach(column -> table.append(' ').append(column).append(" |"));
+        table.append("\n|---|").append("---|".repeat(columns.size())).append('\n');
+        for (Row row : rows) {
+            table.append("| ").append(row.label()).append(" |");
+            columns.values().forEach(runs -> {
+                List<Double> values = runs.stream().map(run -> run.get(row.key())).filter(java.util.Objects::nonNull).toList();
+                table.append(' ').append(values.isEmpty() ? "–" : Stats.summary(values, row.decimals())).append(" |");
+            });
+            table.append('\n');
+        }
+        return table.append('\n').toString();
     }
 
     private static final List<Row> NATIVE_ROWS = List.of(
