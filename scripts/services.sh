@@ -3,7 +3,7 @@
 # Installs them from the distribution's packages (Debian/Ubuntu) when they are missing. Idempotent: once both
 # are set up, it changes nothing, needs no network and prints only its last line. Runs as root, or as a user who
 # may use sudo (what needs root goes through sudo). Starts the services with systemctl where systemd is PID 1,
-# directly otherwise (containers, chroots).
+# directly otherwise (containers, chroots). With --browser, also Chromium and ChromeDriver (the browser tests).
 set -euo pipefail
 
 # rabbitmqctl and friends live in /usr/sbin, which is not on a normal user's PATH.
@@ -111,5 +111,11 @@ if ! rmq -q list_vhosts 2>/dev/null | grep -qx hookfan-test; then
 fi
 rmq -q set_permissions -p hookfan-test guest ".*" ".*" ".*" >/dev/null \
   || fail "could not give guest the vhost hookfan-test"
+
+# --- Chromium, for the portal's browser tests (scripts/test.sh asks for it) ---------------------------------
+if [ "${1:-}" = "--browser" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
+  echo "services: installing Chromium and ChromeDriver (the portal's browser tests)"
+  install_packages chromium chromium-driver
+fi
 
 echo "services: PostgreSQL on 127.0.0.1:5432 and RabbitMQ on 127.0.0.1:5672 are ready"

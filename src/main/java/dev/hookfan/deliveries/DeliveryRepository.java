@@ -11,9 +11,11 @@ import jakarta.inject.Singleton;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +69,9 @@ public class DeliveryRepository {
             + " for update skip locked)"
             + " update webhook_delivery d set status = 'pending', next_attempt_at = now(), delivered_at = null from chosen"
             + " where d.id = chosen.id returning d.id, d.webhook_id, d.organization_id";
+
+    static final String LAST_DELIVERED = "select w.id, (select d.delivered_at from webhook_delivery d where d.webhook_id = w.id"
+            + " and d.status = 'delivered' order by d.created_at desc limit 1) as delivered_at from unnest($1::varchar[]) as w(id)";
 
     private final Pool pool;
 
@@ -135,6 +140,23 @@ public class DeliveryRepository {
             List<DeliveryView> page = new ArrayList<>(rows.size());
             rows.forEach(row -> page.add(DeliveryView.of(row, false)));
             return page;
+        });
+    }
+
+    /**
+     * When each webhook's newest delivered delivery was delivered (absent: none kept). The newest in creation order,
+     * through the per-webhook listing index: a webhook that fails for long is read back to its last success.
+     */
+    public Uni<Map<String, Instant>> lastDelivered(List<String> webhookIds) {
+        return pool.preparedQuery(LAST_DELIVERED).execute(Tuple.of(webhookIds.toArray(String[]::new))).map(rows -> {
+            Map<String, Instant> delivered = new HashMap<>();
+            rows.forEach(row -> {
+                OffsetDateTime at = row.getOffsetDateTime("delivered_at");
+                if (at != null) {
+                    delivered.put(row.getString("id"), at.toInstant());
+                }
+            });
+            return delivered;
         });
     }
 

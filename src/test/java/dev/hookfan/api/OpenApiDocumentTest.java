@@ -41,4 +41,14 @@ class OpenApiDocumentTest {
                 .body("paths.'/organizations/{organizationId}/webhooks/{id}'.put.responses.'409'", notNullValue())
                 .body("paths.'/organizations/{organizationId}/webhooks/{id}'.patch.responses.'409'", notNullValue());
     }
+
+    @Test
+    void should_document_portal_sessions_and_leave_the_portals_pages_out() {
+        given().accept("application/json").get(openapi).then().statusCode(200)
+                .body("paths.'/organizations/{organizationId}/portal-sessions'.post.responses.'201'.content.'application/json'.schema.'$ref'",
+                        equalTo("#/components/schemas/PortalSessionView"))
+                .body("components.schemas.PortalSessionView.properties", hasKey("url"))
+                .body("components.schemas.PortalSessionView.properties", hasKey("expiresAt"))
+                .body("paths", org.hamcrest.Matchers.not(hasKey("/portal/webhooks")));
+    }
 }

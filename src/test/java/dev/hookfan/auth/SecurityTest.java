@@ -100,6 +100,19 @@ class SecurityTest {
     }
 
     @Test
+    void should_open_a_portal_session_only_for_an_organization_in_the_tokens_claim() {
+        given().post("/organizations/{org}/portal-sessions", "org_a").then().statusCode(401);
+        as(token("org_b")).post("/organizations/{org}/portal-sessions", "org_a").then().statusCode(404);
+        String link = as(token("org_a")).post("/organizations/{org}/portal-sessions", "org_a").then().statusCode(201)
+                .extract().path("url");
+        // The link needs no bearer token, and the portal's session grants nothing on the API.
+        String session = given().redirects().follow(false).get(link).then().statusCode(303).extract().cookie("hookfan-portal");
+        given().cookie("hookfan-portal", session).get("/portal/webhooks").then().statusCode(200);
+        given().cookie("hookfan-portal", session).get("/organizations/{org}/webhooks", "org_a").then().statusCode(401);
+        given().cookie("hookfan-portal", session).get("/admin/dead-letters").then().statusCode(401);
+    }
+
+    @Test
     void should_let_a_token_act_on_the_organizations_in_its_claim() {
         String id = createdIn("org_a");
         as(token(List.of("org_b", "org_a"))).get("/organizations/{org}/webhooks/{id}", "org_a", id).then().statusCode(200);

@@ -287,7 +287,6 @@ public final class Benchmark {
         return List.of("quarkus.otel.sdk.disabled=false",
                 "quarkus.otel.exporter.otlp.endpoint=" + traceSink.endpoint(),
                 "quarkus.otel.exporter.otlp.protocol=http/protobuf",
-                "quarkus.otel.traces.sampler=parentbased_traceidratio",
                 "quarkus.otel.traces.sampler.arg=" + percent.getAsInt() / 100.0);
     }
 

@@ -120,7 +120,9 @@ final class Service implements AutoCloseable {
 
     /** The sum of the series of this metric whose labels contain the text. */
     static double metric(String name, String labels) throws Exception {
-        String text = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + MANAGEMENT_PORT + "/q/metrics")).build(),
+        // Prometheus' text format: the OpenMetrics default carries exemplars after the value once tracing is on.
+        String text = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + MANAGEMENT_PORT + "/q/metrics"))
+                        .header("Accept", "text/plain; version=0.0.4").build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         double sum = 0;
         for (String line : text.split("\n")) {

@@ -1,0 +1,246 @@
+package dev.hookfan.portal;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.hookfan.api.ApiException;
+import dev.hookfan.api.Page;
+import dev.hookfan.deliveries.DeliveryView;
+import dev.hookfan.deliveries.WebhookDeliveriesResource;
+import dev.hookfan.deliveries.WebhookRecoveryResource;
+import dev.hookfan.deliveries.WebhookTestResource;
+import dev.hookfan.webhooks.WebhookResource;
+import dev.hookfan.webhooks.WebhookView;
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateData;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The organization's webhooks: list, create, edit, delete, secret, test, recovery, and each one's deliveries. Every
+ * change goes through the API's own resource, with the session's organization, so the portal can do exactly what the
+ * organization's token can, and refuses what the API refuses, with the API's words next to the field.
+ */
+@Path(PortalPaths.WEBHOOKS)
+@Produces(MediaType.TEXT_HTML)
+public class PortalWebhookPages {
+
+    @TemplateData
+    record DeliveryRow(String id, String shortId, String eventType, String status, int attempts, String createdAt,
+                       String lastError) {
+        static DeliveryRow of(DeliveryView delivery) {
+            return new DeliveryRow(delivery.id(), delivery.id().substring(0, Math.min(12, delivery.id().length())),
+                    delivery.eventType(), delivery.status().name(), delivery.attempts(), PortalFormat.at(delivery.createdAt()),
+                    delivery.lastError() == null ? "" : delivery.lastError());
+        }
+    }
+
+    private static final Map<String, String> DONE = Map.of(
+            "created", "The webhook was created.",
+            "updated", "The webhook was saved.",
+            "test", "A webhook.test event is on its way; it shows below in a moment.",
+            "deleted", "The webhook was deleted. Its deliveries stay readable through the API.");
+
+    private final PortalGuard guard;
+    private final WebhookResource webhooks;
+    private final WebhookDeliveriesResource deliveries;
+    private final WebhookTestResource tests;
+    private final WebhookRecoveryResource recovery;
+    private final WebhookHealth health;
+    private final Template listPage;
+    private final Template formPage;
+    private final Template webhookPage;
+    private final Template secretPage;
+    private final Template deletePage;
+
+    PortalWebhookPages(PortalGuard guard, WebhookResource webhooks, WebhookDeliveriesResource deliveries,
+                       WebhookTestResource tests, WebhookRecoveryResource recovery, WebhookHealth health,
+                       @Location("portal/webhooks.html") Template listPage, @Location("portal/webhook-new.html") Template formPage,
+                       @Location("portal/webhook.html") Template webhookPage, @Location("portal/secret.html") Template secretPage,
+                       @Location("portal/webhook-delete.html") Template deletePage) {
+        this.guard = guard;
+        this.webhooks = webhooks;
+        this.deliveries = deliveries;
+        this.tests = tests;
+        this.recovery = recovery;
+        this.health = health;
+        this.listPage = listPage;
+        this.formPage = formPage;
+        this.webhookPage = webhookPage;
+        this.secretPage = secretPage;
+        this.deletePage = deletePage;
+    }
+
+    @GET
+    @Operation(hidden = true)
+    public Uni<Response> list(@CookieParam(PortalPaths.COOKIE) String cookie, @QueryParam("done") String done) {
+        return guard.page(cookie, visit -> webhooks.list(visit.organizationId(), 100, null)
+                .chain(page -> health.of(page.items()))
+                .map(rows -> PortalGuard.ok(listPage.data("visit", visit).data("webhooks", rows)
+                        .data("done", DONE.get(String.valueOf(done))).render())));
+    }
+
+    @GET
+    @Path("new")
+    @Operation(hidden = true)
+    public Uni<Response> newForm(@CookieParam(PortalPaths.COOKIE) String cookie) {
+        return guard.page(cookie, visit -> Uni.createFrom().item(PortalGuard.ok(form(visit, WebhookForm.empty(), FormErrors.NONE))));
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> create(@CookieParam(PortalPaths.COOKIE) String cookie, MultivaluedMap<String, String> posted,
+                                @Context UriInfo uri) {
+        WebhookForm form = WebhookForm.posted(posted);
+        return guard.form(cookie, posted.getFirst("formToken"), visit -> Uni.createFrom()
+                .deferred(() -> webhooks.create(visit.organizationId(), form.json(false), uri))
+                .map(created -> {
+                    WebhookView webhook = (WebhookView) created.getEntity();
+                    return PortalGuard.ok(secretPage.data("visit", visit).data("webhook", webhook)
+                            .data("secret", webhook.secret()).data("created", true).data("rotated", false).render());
+                })
+                .onFailure(ApiException.class).recoverWithItem(failure -> PortalGuard.html(status((ApiException) failure),
+                        form(visit, form, FormErrors.of(((ApiException) failure).problem())))));
+    }
+
+    @GET
+    @Path("{id}")
+    @Operation(hidden = true)
+    public Uni<Response> webhook(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id,
+                                 @QueryParam("status") String status, @QueryParam("after") String after,
+                                 @QueryParam("done") String done, @QueryParam("requeued") Integer requeued) {
+        String message = requeued != null ? requeued + " failed deliveries are being sent again." : DONE.get(String.valueOf(done));
+        return guard.page(cookie, visit -> webhooks.get(visit.organizationId(), id)
+                .chain(webhook -> page(visit, webhook, WebhookForm.of(webhook), status, after, message, FormErrors.NONE, 200)));
+    }
+
+    @POST
+    @Path("{id}")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> update(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id,
+                                MultivaluedMap<String, String> posted) {
+        WebhookForm form = WebhookForm.posted(posted);
+        return guard.form(cookie, posted.getFirst("formToken"), visit -> Uni.createFrom()
+                .deferred(() -> webhooks.patch(visit.organizationId(), id, form.json(true)))
+                .map(saved -> PortalGuard.seeOther(PortalPaths.WEBHOOKS + "/" + id, Map.of("done", "updated")))
+                .onFailure(failure -> failure instanceof ApiException api && api.problem().status() != 404)
+                .recoverWithUni(failure -> webhooks.get(visit.organizationId(), id).chain(webhook -> page(visit, webhook,
+                        form, null, null, null, FormErrors.of(((ApiException) failure).problem()),
+                        ((ApiException) failure).problem().status()))));
+    }
+
+    @GET
+    @Path("{id}/delete")
+    @Operation(hidden = true)
+    public Uni<Response> confirmDelete(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id) {
+        return guard.page(cookie, visit -> webhooks.get(visit.organizationId(), id)
+                .map(webhook -> PortalGuard.ok(deletePage.data("visit", visit).data("webhook", webhook).render())));
+    }
+
+    @POST
+    @Path("{id}/delete")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> delete(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id,
+                                @FormParam("formToken") String formToken) {
+        return guard.form(cookie, formToken, visit -> webhooks.delete(visit.organizationId(), id)
+                .map(deleted -> PortalGuard.seeOther(PortalPaths.WEBHOOKS, Map.of("done", "deleted"))));
+    }
+
+    @POST
+    @Path("{id}/secret")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> reveal(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id,
+                                @FormParam("formToken") String formToken) {
+        return guard.form(cookie, formToken, visit -> webhooks.get(visit.organizationId(), id)
+                .chain(webhook -> webhooks.secret(visit.organizationId(), id)
+                        .map(secret -> PortalGuard.ok(secretPage.data("visit", visit).data("webhook", webhook)
+                                .data("secret", secret.secret()).data("created", false).data("rotated", false).render()))));
+    }
+
+    @POST
+    @Path("{id}/secret/rotate")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> rotate(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id,
+                                @FormParam("formToken") String formToken) {
+        return guard.form(cookie, formToken, visit -> webhooks.rotate(visit.organizationId(), id)
+                .chain(secret -> webhooks.get(visit.organizationId(), id)
+                        .map(webhook -> PortalGuard.ok(secretPage.data("visit", visit).data("webhook", webhook)
+                                .data("secret", secret.secret()).data("rotated", true).data("created", false).render()))));
+    }
+
+    @POST
+    @Path("{id}/test")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> test(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id,
+                              @FormParam("formToken") String formToken) {
+        return guard.form(cookie, formToken, visit -> tests.test(visit.organizationId(), id)
+                .map(sent -> PortalGuard.seeOther(PortalPaths.WEBHOOKS + "/" + id, Map.of("done", "test"))));
+    }
+
+    @POST
+    @Path("{id}/recover")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> recover(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id,
+                                 @FormParam("formToken") String formToken, @FormParam("since") String since) {
+        // A datetime-local field: minutes, no zone; the page says UTC.
+        String instant = since == null || since.isBlank() ? "" : since.length() == 16 ? since + ":00Z" : since + "Z";
+        return guard.form(cookie, formToken, visit -> Uni.createFrom()
+                .deferred(() -> recovery.recover(visit.organizationId(), id,
+                        JsonNodeFactory.instance.objectNode().put("since", instant)))
+                .map(requeued -> PortalGuard.seeOther(PortalPaths.WEBHOOKS + "/" + id,
+                        Map.of("requeued", String.valueOf(((Map<?, ?>) requeued.getEntity()).get("requeued")))))
+                .onFailure(failure -> failure instanceof ApiException api && api.problem().status() == 400)
+                .recoverWithUni(failure -> webhooks.get(visit.organizationId(), id).chain(webhook -> page(visit, webhook,
+                        WebhookForm.of(webhook), null, null, null, FormErrors.of(((ApiException) failure).problem()),
+                        400))));
+    }
+
+    private String form(PortalGuard.Visit visit, WebhookForm form, FormErrors errors) {
+        return formPage.data("visit", visit).data("form", form).data("errors", errors).render();
+    }
+
+    private Uni<Response> page(PortalGuard.Visit visit, WebhookView webhook, WebhookForm form, String status, String after,
+                               String done, FormErrors errors, int code) {
+        return deliveries.list(visit.organizationId(), webhook.id(), blankToNull(status), 20, blankToNull(after))
+                .map(page -> PortalGuard.html(code, webhookPage.data("visit", visit).data("webhook", webhook)
+                        .data("form", form).data("errors", errors).data("done", done)
+                        .data("status", status == null ? "" : status).data("deliveries", rows(page))
+                        .data("next", page.next()).data("statuses", List.of("pending", "delivered", "failed", "cancelled"))
+                        .render()));
+    }
+
+    private static List<DeliveryRow> rows(Page<DeliveryView> page) {
+        return page.items().stream().map(DeliveryRow::of).toList();
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+
+    private static int status(ApiException failure) {
+        return failure.problem().status();
+    }
+}
