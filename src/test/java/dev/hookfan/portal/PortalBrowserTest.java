@@ -115,18 +115,22 @@ class PortalBrowserTest {
     }
 
     @Test
-    void an_owner_opens_a_failed_delivery_reads_the_answer_and_sends_it_again() {
+    void an_owner_opens_a_failed_delivery_reads_the_answer_sends_it_again_and_recovers_the_rest() {
         String webhookId = apiWebhook(ORG, "/flaky");
-        receiver.script("/flaky", Answer.status(500), Answer.status(500), Answer.status(500), Answer.status(500));
+        // Two test deliveries, four attempts each on the test schedule, all answered 500; then the subscriber is back.
+        receiver.script("/flaky", java.util.Collections.nCopies(8, Answer.status(500)).toArray(Answer[]::new));
         given().post("/organizations/{org}/webhooks/{id}/test", ORG, webhookId).then().statusCode(202);
-        await().atMost(Duration.ofSeconds(15)).until(() -> given().get("/organizations/{org}/webhooks/{id}/deliveries?status=failed",
-                ORG, webhookId).then().extract().<List<?>>path("items").size() == 1);
+        given().post("/organizations/{org}/webhooks/{id}/test", ORG, webhookId).then().statusCode(202);
+        await().atMost(Duration.ofSeconds(20)).until(() -> given().get("/organizations/{org}/webhooks/{id}/deliveries?status=failed",
+                ORG, webhookId).then().extract().<List<?>>path("items").size() == 2);
 
         browser.go(link(ORG));
+        assertTrue(browser.find("#webhooks").getText().contains("failing since"), browser.find("#webhooks").getText());
         browser.clickLink(receiver.url("/flaky"));
         new org.openqa.selenium.support.ui.Select(browser.find("#status")).selectByVisibleText("failed");
         browser.click("form.inline button");
         assertTrue(browser.url().contains("status=failed"));
+        assertEquals(2, browser.all("#deliveries tbody tr").size());
         browser.find("#deliveries a").click();
         assertEquals("failed", browser.find("#delivery-status").getText());
         assertTrue(browser.find("#attempts").getText().contains("answered 500"), browser.find("#attempts").getText());
@@ -135,7 +139,46 @@ class PortalBrowserTest {
         browser.click("#send-again");
         assertTrue(browser.text().contains("Sent again"), browser.text());
         browser.reloadUntil(Duration.ofSeconds(10), page -> page.find("#delivery-status").getText().equals("delivered"));
-        assertEquals(5, receiver.requests("/flaky").size());
+
+        browser.go("/portal/webhooks/" + webhookId);
+        String anHourAgo = java.time.LocalDateTime.now(java.time.ZoneOffset.UTC).minusHours(1)
+                .truncatedTo(java.time.temporal.ChronoUnit.MINUTES).toString();
+        ((org.openqa.selenium.JavascriptExecutor) browser.driver())
+                .executeScript("document.getElementById('since').value = arguments[0]", anHourAgo);
+        browser.click("#recover");
+        assertTrue(browser.text().contains("1 failed deliveries are being sent again."), browser.text());
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/flaky").size() == 10);
+        browser.reloadUntil(Duration.ofSeconds(10), page -> page.all("#deliveries .status-delivered").size() == 2);
+    }
+
+    @Test
+    void an_owner_edits_disables_and_deletes_an_endpoint() {
+        String webhookId = apiWebhook(ORG, "/edited");
+        browser.go(link(ORG));
+        browser.go("/portal/webhooks/" + webhookId);
+        browser.type("#description", "Invoices");
+        browser.type("#eventTypes", "billing.invoice_paid, billing.invoice_voided");
+        browser.click("#enabled");
+        browser.click("#save");
+        assertTrue(browser.text().contains("The webhook was saved."), browser.text());
+        given().get("/organizations/{org}/webhooks/{id}", ORG, webhookId).then().statusCode(200)
+                .body("description", org.hamcrest.Matchers.equalTo("Invoices"))
+                .body("eventTypes", org.hamcrest.Matchers.contains("billing.invoice_paid", "billing.invoice_voided"))
+                .body("enabled", org.hamcrest.Matchers.is(false));
+        browser.clickLink("Endpoints");
+        assertTrue(browser.find("#webhooks").getText().contains("disabled"), browser.find("#webhooks").getText());
+
+        browser.go("/portal/webhooks/" + webhookId);
+        browser.type("#eventTypes", "Not.A.Type");
+        browser.click("#save");
+        assertTrue(browser.find("#eventTypes-error").getText().length() > 0);
+        assertEquals("Not.A.Type", browser.find("#eventTypes").getAttribute("value"));
+
+        browser.go("/portal/webhooks/" + webhookId);
+        browser.clickLink("Delete…");
+        browser.click("button.danger");
+        assertTrue(browser.text().contains("The webhook was deleted."), browser.text());
+        given().get("/organizations/{org}/webhooks/{id}", ORG, webhookId).then().statusCode(404);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.hookfan.portal;
 
+import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -123,6 +124,26 @@ class PortalTest {
         }
         assertFalse(given().get("/portal-assets/portal.css").then().statusCode(200).extract().asString().contains("http"),
                 "the stylesheet loads nothing from elsewhere");
+    }
+
+    @Test
+    void the_organizations_webhook_limit_is_shown_on_the_form_and_its_limits_page() {
+        try (Broker broker = Broker.connect()) {
+            broker.publish("billing.entitlements_updated", Broker.newMessageId(), Broker.event("billing.entitlements_updated", ORG,
+                    "{\"updatedAt\":\"2026-12-07T10:00:00Z\",\"limits\":{\"maxWebhooks\":1}}"));
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> given()
+                .get("/organizations/{org}/entitlements", ORG).then().extract().path("limits.maxWebhooks") != null);
+        given().contentType(ContentType.JSON).body("{\"url\":\"http://127.0.0.1:9/first\",\"eventTypes\":[\"*\"]}")
+                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201);
+        String session = cookie(link(ORG));
+        given().cookie("hookfan-portal", session).formParam("formToken", formToken(session))
+                .formParam("url", "http://127.0.0.1:9/second").formParam("eventTypes", "*").formParam("description", "")
+                .post("/portal/webhooks").then().statusCode(409)
+                .body(containsString("role=\"alert\">Organization " + ORG + " already has 1 webhooks, its limit is 1"))
+                .body(containsString("value=\"http://127.0.0.1:9/second\""));
+        given().cookie("hookfan-portal", session).get("/portal/limits").then().statusCode(200)
+                .body(containsString("&quot;maxWebhooks&quot; : 1")).body(containsString("2026-12-07 10:00:00 UTC"));
     }
 
     /** The form token the session's pages carry. */

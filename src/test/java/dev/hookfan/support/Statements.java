@@ -26,7 +26,7 @@ public final class Statements {
     /**
      * Every SELECT but this class's own, the test JDBC driver's catalog lookups, and those of scheduled jobs that may
      * run at any moment: the backlog gauge's and the poller's look-ups of due deliveries, the retention purge's lock
-     * and oldest-finished look-ups, and the webhook change listener's heartbeat.
+     * and oldest-finished look-ups, the webhook change listener's heartbeat and the operational events' relay.
      */
     public long selects() {
         // One statement: a count of several would see the catalog lookups the earlier ones caused.
@@ -36,7 +36,8 @@ public final class Statements {
                 + " and query not ilike 'select d.id, d.webhook_id, d.organization_id from webhook_delivery d%'"
                 + " and query not ilike 'select pg_try_advisory_xact_lock(hashtext(%'"
                 + " and query not ilike 'select coalesce(extract(epoch from now() - min(created_at))%'"
-                + " and query not ilike 'select pg_notify(%'");
+                + " and query not ilike 'select pg_notify(%'"
+                + " and query not ilike 'select id, event_type, body from operational_event%'");
     }
 
     /** What ran, for an assertion's message: each statement's calls and text. */
