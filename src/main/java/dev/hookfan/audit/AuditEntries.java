@@ -19,8 +19,8 @@ import java.util.Set;
 /**
  * Writes the audit entries of events handled at the same time together (see {@link GroupCommit}): one lookup of
  * those already recorded, then one insert of the rest. A replay costs the lookup alone, outside any transaction.
- * Straight on the reactive pool: through Hibernate, building the count query anew on every call took 7 % of the
- * service's CPU samples under load (JFR, bench/run.sh).
+ * Straight on the reactive pool: through Hibernate the count query was built anew on every call, a cost the
+ * profiles in bench/HISTORY.md show.
  */
 @Singleton
 class AuditEntries {

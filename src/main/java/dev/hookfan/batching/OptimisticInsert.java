@@ -11,8 +11,8 @@ import java.util.stream.Stream;
 
 /**
  * An insert of rows a lookup has just found missing. It runs as a plain INSERT first: {@code ON CONFLICT DO NOTHING}
- * checks the unique index before every row, one more index descent each, which was 15 % of PostgreSQL's CPU samples
- * during ingest (perf, bench/). Only when another writer committed one of the keys since the lookup does the plain
+ * checks the unique index before every row, one more index descent each (its share of PostgreSQL's time during
+ * ingest is in bench/HISTORY.md). Only when another writer committed one of the keys since the lookup does the plain
  * statement fail, as a whole, with a unique violation; it is then run again with its conflict clauses.
  */
 public final class OptimisticInsert {
