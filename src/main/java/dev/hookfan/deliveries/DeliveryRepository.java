@@ -56,6 +56,10 @@ public class DeliveryRepository {
     private static final String PAGE = VIEW.formatted("") + "d.webhook_id = $1 and ($2::varchar is null or d.status = $2)"
             + " and ($3::timestamptz is null or d.created_at >= $3 and (d.created_at > $3 or d.id > $4))"
             + " order by d.created_at, d.id limit $5";
+    /** The same listing from the newest down, through the same index read backwards. */
+    private static final String PAGE_NEWEST_FIRST = VIEW.formatted("") + "d.webhook_id = $1 and ($2::varchar is null or d.status = $2)"
+            + " and ($3::timestamptz is null or d.created_at <= $3 and (d.created_at < $3 or d.id < $4))"
+            + " order by d.created_at desc, d.id desc limit $5";
     private static final String ATTEMPTS = "select attempt_number, started_at, duration_ms, response_status, response_body,"
             + " error from delivery_attempt_history where delivery_id = $1 order by attempt_number";
     /** Only what a redelivery changes: a lease or a record being written meanwhile keeps its own columns. */
@@ -131,12 +135,12 @@ public class DeliveryRepository {
     }
 
     /** Up to limit + 1 deliveries of the webhook after the cursor, in creation order. */
-    Uni<List<DeliveryView>> page(String webhookId, DeliveryStatus status, Cursor after, int limit) {
+    Uni<List<DeliveryView>> page(String webhookId, DeliveryStatus status, Cursor after, int limit, boolean newestFirst) {
         Tuple arguments = Tuple.tuple().addString(webhookId).addString(status == null ? null : status.name())
                 .addOffsetDateTime(after == null ? null : after.createdAt().atOffset(ZoneOffset.UTC))
                 .addString(after == null ? null : after.id())
                 .addInteger(limit + 1);
-        return pool.preparedQuery(PAGE).execute(arguments).map(rows -> {
+        return pool.preparedQuery(newestFirst ? PAGE_NEWEST_FIRST : PAGE).execute(arguments).map(rows -> {
             List<DeliveryView> page = new ArrayList<>(rows.size());
             rows.forEach(row -> page.add(DeliveryView.of(row, false)));
             return page;

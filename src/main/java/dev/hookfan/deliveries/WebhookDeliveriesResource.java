@@ -30,17 +30,30 @@ public class WebhookDeliveriesResource {
 
     @GET
     @WithSession
-    @Operation(summary = "A webhook's deliveries in creation order, optionally of one status")
+    @Operation(summary = "A webhook's deliveries in creation order (order=oldest, the default) or newest first"
+            + " (order=newest), optionally of one status")
     public Uni<Page<DeliveryView>> list(@PathParam("organizationId") String organizationId,
                                         @PathParam("webhookId") String webhookId,
                                         @QueryParam("status") String status,
-                                        @QueryParam("limit") Integer limit, @QueryParam("after") String after) {
+                                        @QueryParam("limit") Integer limit, @QueryParam("after") String after,
+                                        @QueryParam("order") String order) {
         DeliveryStatus wanted = status(status);
+        boolean newestFirst = newestFirst(order);
         int size = Cursor.limit(limit);
         Cursor cursor = Cursor.decode(after);
         return webhooks.owned(organizationId, webhookId)
-                .chain(webhook -> deliveries.page(webhook.id, wanted, cursor, size))
+                .chain(webhook -> deliveries.page(webhook.id, wanted, cursor, size, newestFirst))
                 .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.createdAt(), row.id()), row -> row));
+    }
+
+    private static boolean newestFirst(String order) {
+        if (order == null || order.isEmpty() || order.equals("oldest")) {
+            return false;
+        }
+        if (order.equals("newest")) {
+            return true;
+        }
+        throw ValidationException.of("order", "must be oldest or newest");
     }
 
     private static DeliveryStatus status(String status) {

@@ -90,7 +90,7 @@ public class PortalWebhookPages {
     @GET
     @Operation(hidden = true)
     public Uni<Response> list(@CookieParam(PortalPaths.COOKIE) String cookie, @QueryParam("done") String done) {
-        return guard.page(cookie, visit -> webhooks.list(visit.organizationId(), 100, null)
+        return guard.page(cookie, visit -> webhooks.list(visit.organizationId(), 200, null)
                 .chain(page -> health.of(page.items()))
                 .map(rows -> PortalGuard.ok(listPage.data("visit", visit).data("webhooks", rows)
                         .data("done", DONE.get(String.valueOf(done))).render())));
@@ -224,7 +224,7 @@ public class PortalWebhookPages {
 
     private Uni<Response> page(PortalGuard.Visit visit, WebhookView webhook, WebhookForm form, String status, String after,
                                String done, FormErrors errors, int code) {
-        return deliveries.list(visit.organizationId(), webhook.id(), blankToNull(status), 20, blankToNull(after))
+        return deliveries.list(visit.organizationId(), webhook.id(), blankToNull(status), 20, blankToNull(after), "newest")
                 .map(page -> PortalGuard.html(code, webhookPage.data("visit", visit).data("webhook", webhook)
                         .data("form", form).data("errors", errors).data("done", done)
                         .data("status", status == null ? "" : status).data("deliveries", rows(page))

@@ -204,8 +204,20 @@ class WebhookFanOutTest {
     }
 
     @Test
-    void should_page_a_webhooks_deliveries_in_creation_order_without_duplicates_or_gaps_when_they_share_an_instant() {
+    void should_page_a_webhooks_deliveries_newest_first_when_asked_and_refuse_another_order() {
         String id = webhook(ORG, "[\"*\"]", true);
+        List<String> newestFirst = new ArrayList<>(nineDeliveriesSevenAtOneInstant(id));
+        java.util.Collections.reverse(newestFirst);
+
+        Pages.Walked walked = Pages.walk(3, "/organizations/{org}/webhooks/{id}/deliveries?order=newest", ORG, id);
+        assertEquals(newestFirst, walked.ids());
+        assertEquals(3, walked.pages());
+        io.restassured.RestAssured.given().get("/organizations/{org}/webhooks/{id}/deliveries?order=sideways", ORG, id)
+                .then().statusCode(400).body("errors[0].field", org.hamcrest.Matchers.equalTo("order"));
+    }
+
+    /** Nine deliveries of the webhook (and nine of another), seven written at one instant, in listing order. */
+    List<String> nineDeliveriesSevenAtOneInstant(String id) {
         String other = webhook(ORG, "[\"*\"]", true);
         // One fan-out batch writes all its rows at one instant: the listing must order them by id within it.
         OffsetDateTime batch = OffsetDateTime.parse("2026-12-02T10:00:00Z");
@@ -218,6 +230,13 @@ class WebhookFanOutTest {
             expected.add(deliveryId);
         }
         expected.subList(0, 7).sort(null);
+        return expected;
+    }
+
+    @Test
+    void should_page_a_webhooks_deliveries_in_creation_order_without_duplicates_or_gaps_when_they_share_an_instant() {
+        String id = webhook(ORG, "[\"*\"]", true);
+        List<String> expected = nineDeliveriesSevenAtOneInstant(id);
 
         Pages.Walked walked = Pages.walk(3, "/organizations/{org}/webhooks/{id}/deliveries", ORG, id);
         assertEquals(expected, walked.ids());

@@ -18,13 +18,17 @@ class PortalSessionsTest {
     static final Instant NOW = Instant.parse("2026-12-07T10:00:00Z");
 
     static PortalConfig config() {
+        return config(Optional.empty());
+    }
+
+    static PortalConfig config(Optional<String> baseUrl) {
         return new PortalConfig() {
             public Duration sessionTtl() {
                 return Duration.ofHours(1);
             }
 
             public Optional<String> baseUrl() {
-                return Optional.empty();
+                return baseUrl;
             }
 
             public String frameAncestors() {
@@ -75,5 +79,17 @@ class PortalSessionsTest {
         assertNotEquals(one, two);
         assertNotEquals(sessions.formToken(one), sessions.formToken(two));
         assertEquals(sessions.formToken(one), sessions.formToken(one));
+    }
+
+    @Test
+    void a_link_is_a_path_on_the_service_unless_a_base_url_is_set() {
+        String relative = ((PortalSessionResource.PortalSessionView) new PortalSessionResource(at(NOW, KEY), config())
+                .create("org_a").getEntity()).url();
+        String absolute = ((PortalSessionResource.PortalSessionView) new PortalSessionResource(at(NOW, KEY),
+                config(Optional.of("https://hooks.example.com/"))).create("org_a").getEntity()).url();
+        assertTrue(relative.startsWith("/portal/enter?session="), relative);
+        assertTrue(absolute.startsWith("https://hooks.example.com/portal/enter?session="), absolute);
+        String token = absolute.substring(absolute.indexOf('=') + 1);
+        assertEquals("org_a", at(NOW, KEY).open(token).orElseThrow().organizationId());
     }
 }
