@@ -31,12 +31,6 @@ public class AuditEntryRecorder implements IntegrationEventHandler {
         return config.eventTypes().contains("*") || config.eventTypes().contains(eventType);
     }
 
-    /** Its writes go straight to the reactive pool ({@link AuditEntries}), never through a session. */
-    @Override
-    public boolean usesSession() {
-        return false;
-    }
-
     @Override
     public Uni<Void> handle(IntegrationEvent event) {
         // An audit entry only ever comes from a consumed message: without its id, something is wrong upstream.

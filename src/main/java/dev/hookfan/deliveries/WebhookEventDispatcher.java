@@ -43,12 +43,6 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
         return true;
     }
 
-    /** Its writes go straight to the reactive pool ({@link FanOutWriter}), never through a session. */
-    @Override
-    public boolean usesSession() {
-        return false;
-    }
-
     @Override
     public Uni<Void> handle(IntegrationEvent event) {
         NewEvent stored = stored(event, context.messageId().orElse(null), context.traceparent().orElse(null));

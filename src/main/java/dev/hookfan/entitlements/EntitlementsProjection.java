@@ -5,11 +5,13 @@ import dev.hookfan.api.Cursor;
 import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.events.IntegrationEventHandler;
 import dev.hookfan.events.MalformedEventException;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Singleton;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 
 /**
@@ -22,10 +24,16 @@ public class EntitlementsProjection implements IntegrationEventHandler {
     static final String EVENT_TYPE = "billing.entitlements_updated";
 
     private static final String UPSERT = "insert into organization_entitlements"
-            + " (organization_id, limits, max_webhooks, updated_at, received_at) values (?1, ?2, ?3, ?4, ?5)"
+            + " (organization_id, limits, max_webhooks, updated_at, received_at) values ($1, $2, $3, $4, $5)"
             + " on conflict (organization_id) do update set limits = excluded.limits, max_webhooks = excluded.max_webhooks,"
             + " updated_at = excluded.updated_at, received_at = excluded.received_at"
             + " where excluded.updated_at > organization_entitlements.updated_at";
+
+    private final Pool pool;
+
+    EntitlementsProjection(Pool pool) {
+        this.pool = pool;
+    }
 
     @Override
     public boolean takes(String eventType) {
@@ -44,15 +52,12 @@ public class EntitlementsProjection implements IntegrationEventHandler {
             throw new MalformedEventException("data.limits.maxWebhooks must be a non-negative integer");
         }
         Integer max = maxWebhooks == null || maxWebhooks.isNull() ? null : maxWebhooks.asInt();
-        return Panache.withTransaction(() -> Panache.getSession().chain(session -> session
-                .createNativeQuery(UPSERT)
-                .setParameter(1, event.organizationId())
-                .setParameter(2, limits.toString())
-                .setParameter(3, max)
-                .setParameter(4, updatedAt)
-                .setParameter(5, Cursor.now())
-                .executeUpdate()
-                .replaceWithVoid()));
+        // One statement, atomic on its own: no transaction to open, straight on the reactive pool like every handler.
+        return pool.preparedQuery(UPSERT).execute(Tuple.tuple().addString(event.organizationId())
+                        .addString(limits.toString()).addInteger(max)
+                        .addOffsetDateTime(updatedAt.atOffset(ZoneOffset.UTC))
+                        .addOffsetDateTime(Cursor.now().atOffset(ZoneOffset.UTC)))
+                .replaceWithVoid();
     }
 
     private static Instant updatedAt(JsonNode data) {

@@ -7,19 +7,17 @@ import dev.hookfan.tracing.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Runs every handler that takes an event, all at once, except that those using Hibernate Reactive's session run one
- * after another among themselves: it keeps one session per Vert.x context. One failure does not stop the others.
+ * Runs every handler that takes an event, all at once, each the same way; one failure does not stop the others, and
+ * the failures are collected. Handlers write through the reactive pool, so none waits on a shared session.
  */
 @Singleton
 public class IntegrationEventDispatcher {
@@ -51,15 +49,8 @@ public class IntegrationEventDispatcher {
         }
         List<HandlerFailure> failures = new CopyOnWriteArrayList<>();
         Context message = Context.current();
-        List<Uni<?>> running = new ArrayList<>();
-        List<IntegrationEventHandler> sessionUsers = takers.stream().filter(IntegrationEventHandler::usesSession).toList();
-        if (!sessionUsers.isEmpty()) {
-            running.add(Multi.createFrom().iterable(sessionUsers)
-                    .onItem().transformToUniAndConcatenate(handler -> run(handler, event, failures, message))
-                    .collect().last());
-        }
-        // An event stays in hand, holding back the next, until its slowest handler is done, not until their sum.
-        takers.stream().filter(handler -> !handler.usesSession()).forEach(handler -> running.add(run(handler, event, failures, message)));
+        // All at once: an event stays in hand, holding back the next, until its slowest handler is done, not their sum.
+        List<Uni<Boolean>> running = takers.stream().map(handler -> run(handler, event, failures, message)).toList();
         return Uni.combine().all().unis(running).discardItems()
                 .onItem().transformToUni(ignored -> failures.isEmpty()
                         ? Uni.createFrom().item(takers.size())

@@ -13,14 +13,6 @@ public interface IntegrationEventHandler {
 
     Uni<Void> handle(IntegrationEvent event);
 
-    /**
-     * Whether this handler uses Hibernate Reactive's session, one per Vert.x context: such handlers run one after
-     * another, the others alongside them. A handler that only uses the reactive pool says false.
-     */
-    default boolean usesSession() {
-        return true;
-    }
-
     /** Name used in logs, metrics and the DLQ's error header. */
     default String name() {
         String name = getClass().getSimpleName();

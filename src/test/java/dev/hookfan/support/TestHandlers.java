@@ -150,11 +150,6 @@ public final class TestHandlers {
         }
 
         @Override
-        public boolean usesSession() {
-            return false;
-        }
-
-        @Override
         public Uni<Void> handle(IntegrationEvent event) {
             String messageId = context.messageId().orElse("(none)");
             List<String> arrived = ARRIVED.computeIfAbsent(messageId, id -> new CopyOnWriteArrayList<>());
