@@ -12,7 +12,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.openqa.selenium.Keys;
 
 import java.net.URL;
 import java.time.Duration;
@@ -100,7 +99,7 @@ class PortalBrowserTest {
 
         browser.reloadUntil(Duration.ofSeconds(10), page -> page.all("#deliveries .status-delivered").size() == 1);
         browser.screenshot("endpoint");
-        browser.find("#deliveries a").click();
+        browser.click("#deliveries a");
         assertTrue(browser.find("#body").getText().contains("\"type\" : \"webhook.test\""), browser.find("#body").getText());
         assertTrue(browser.find("#attempts").getText().contains("200"), browser.find("#attempts").getText());
         browser.screenshot("delivery");
@@ -131,7 +130,10 @@ class PortalBrowserTest {
         browser.click("form.inline button");
         assertTrue(browser.url().contains("status=failed"));
         assertEquals(2, browser.all("#deliveries tbody tr").size());
-        browser.find("#deliveries a").click();
+        List<String> newestFirst = given().get("/organizations/{org}/webhooks/{id}/deliveries?order=newest", ORG, webhookId)
+                .then().extract().path("items.id");
+        assertTrue(browser.all("#deliveries a").get(0).getAttribute("href").endsWith(newestFirst.get(0)), "newest first");
+        browser.click("#deliveries a");
         assertEquals("failed", browser.find("#delivery-status").getText());
         assertTrue(browser.find("#attempts").getText().contains("answered 500"), browser.find("#attempts").getText());
         browser.screenshot("failed-delivery");
@@ -158,7 +160,7 @@ class PortalBrowserTest {
         browser.go("/portal/webhooks/" + webhookId);
         browser.type("#description", "Invoices");
         browser.type("#eventTypes", "billing.invoice_paid, billing.invoice_voided");
-        browser.click("#enabled");
+        browser.find("#enabled").click();
         browser.click("#save");
         assertTrue(browser.text().contains("The webhook was saved."), browser.text());
         given().get("/organizations/{org}/webhooks/{id}", ORG, webhookId).then().statusCode(200)
@@ -210,7 +212,7 @@ class PortalBrowserTest {
         browser.type("#url", "http://no-such-host.invalid/hooks");
         browser.type("#description", "typed by hand");
         // The keyboard alone: Enter in a field submits its form.
-        browser.find("#description").sendKeys(Keys.ENTER);
+        browser.submitWithEnter("#description");
         assertTrue(browser.find("#url-error").getText().contains("does not resolve to a public address"),
                 browser.find("#url-error").getText());
         assertEquals("true", browser.find("#url").getAttribute("aria-invalid"));

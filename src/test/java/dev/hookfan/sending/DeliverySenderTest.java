@@ -344,11 +344,12 @@ class DeliverySenderTest {
         }
         String held = ids.get(0);
         String free = ids.get(1);
-        Database.update("insert into delivery_sweep (delivery_ids, due_at) values (?::varchar[], now())",
-                "{" + String.join(",", ids) + "}");
 
-        // As a claim or a record of another instance holds a row while the poller sweeps.
+        // As a claim or a record of another instance holds a row while the poller sweeps. The sweep row is written
+        // only once the lock is held: written before, a poll in between could sweep both while both were free.
         try (AutoCloseable lock = Database.holding("select id from webhook_delivery where id = ? for update", held)) {
+            Database.update("insert into delivery_sweep (delivery_ids, due_at) values (?::varchar[], now())",
+                    "{" + String.join(",", ids) + "}");
             await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(status(free)));
             assertEquals(1, Database.count("select count(*) from delivery_sweep where ? = any(delivery_ids)", held));
             assertEquals(0, Database.count("select count(*) from delivery_sweep where ? = any(delivery_ids)", free));

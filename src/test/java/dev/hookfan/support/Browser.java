@@ -90,12 +90,32 @@ public final class Browser implements AutoCloseable {
         field.sendKeys(text);
     }
 
+    /** Clicks, and when the click leaves the page (a link, a form's button) waits until the next page has loaded. */
     public void click(String css) {
-        find(css).click();
+        navigating(() -> find(css).click());
     }
 
     public void clickLink(String text) {
-        driver.findElement(By.linkText(text)).click();
+        navigating(() -> driver.findElement(By.linkText(text)).click());
+    }
+
+    /** Presses Enter in a field, which submits its form, and waits for the page that answers. */
+    public void submitWithEnter(String css) {
+        navigating(() -> find(css).sendKeys(org.openqa.selenium.Keys.ENTER));
+    }
+
+    private void navigating(Runnable action) {
+        WebElement page = driver.findElement(By.tagName("html"));
+        action.run();
+        WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(10), Duration.ofMillis(50));
+        // A click that stays on the page (a checkbox, a select) leaves the old document in place.
+        try {
+            wait.withTimeout(Duration.ofMillis(1500)).until(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(page));
+        } catch (org.openqa.selenium.TimeoutException stayed) {
+            return;
+        }
+        new WebDriverWait(driver, Duration.ofSeconds(10), Duration.ofMillis(50)).until(ignored -> "complete".equals(
+                ((org.openqa.selenium.JavascriptExecutor) driver).executeScript("return document.readyState")));
     }
 
     /** Reloads until the condition holds (a page shows what was true when it was rendered). */
