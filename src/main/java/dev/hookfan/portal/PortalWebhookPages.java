@@ -113,10 +113,9 @@ public class PortalWebhookPages {
                 .deferred(() -> webhooks.create(visit.organizationId(), form.json(false), uri))
                 .map(created -> {
                     WebhookView webhook = (WebhookView) created.getEntity();
-                    return PortalGuard.ok(secretPage.data("visit", visit).data("webhook", webhook)
-                            .data("secret", webhook.secret()).data("created", true).data("rotated", false).render());
+                    return secret(visit, webhook, webhook.secret(), Shown.CREATED);
                 })
-                .onFailure(ApiException.class).recoverWithItem(failure -> PortalGuard.html(status((ApiException) failure),
+                .onFailure(ApiException.class).recoverWithItem(failure -> PortalGuard.html(((ApiException) failure).problem().status(),
                         form(visit, form, FormErrors.of(((ApiException) failure).problem())))));
     }
 
@@ -173,8 +172,7 @@ public class PortalWebhookPages {
                                 @FormParam("formToken") String formToken) {
         return guard.form(cookie, formToken, visit -> webhooks.get(visit.organizationId(), id)
                 .chain(webhook -> webhooks.secret(visit.organizationId(), id)
-                        .map(secret -> PortalGuard.ok(secretPage.data("visit", visit).data("webhook", webhook)
-                                .data("secret", secret.secret()).data("created", false).data("rotated", false).render()))));
+                        .map(secret -> secret(visit, webhook, secret.secret(), Shown.REVEALED))));
     }
 
     @POST
@@ -185,8 +183,7 @@ public class PortalWebhookPages {
                                 @FormParam("formToken") String formToken) {
         return guard.form(cookie, formToken, visit -> webhooks.rotate(visit.organizationId(), id)
                 .chain(secret -> webhooks.get(visit.organizationId(), id)
-                        .map(webhook -> PortalGuard.ok(secretPage.data("visit", visit).data("webhook", webhook)
-                                .data("secret", secret.secret()).data("rotated", true).data("created", false).render()))));
+                        .map(webhook -> secret(visit, webhook, secret.secret(), Shown.ROTATED))));
     }
 
     @POST
@@ -218,6 +215,14 @@ public class PortalWebhookPages {
                         400))));
     }
 
+    /** Why a page shows a signing secret. */
+    private enum Shown { CREATED, REVEALED, ROTATED }
+
+    private Response secret(PortalGuard.Visit visit, WebhookView webhook, String secret, Shown shown) {
+        return PortalGuard.ok(secretPage.data("visit", visit).data("webhook", webhook).data("secret", secret)
+                .data("created", shown == Shown.CREATED).data("rotated", shown == Shown.ROTATED).render());
+    }
+
     private String form(PortalGuard.Visit visit, WebhookForm form, FormErrors errors) {
         return formPage.data("visit", visit).data("form", form).data("errors", errors).render();
     }
@@ -238,9 +243,5 @@ public class PortalWebhookPages {
 
     private static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value;
-    }
-
-    private static int status(ApiException failure) {
-        return failure.problem().status();
     }
 }
