@@ -8,6 +8,8 @@ import jakarta.inject.Singleton;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -48,7 +50,8 @@ class PortalGuard {
 
     /** A form's post: also refused unless it carries the session's form token. */
     Uni<Response> form(String cookie, String formToken, Function<Visit, Uni<Response>> action) {
-        return page(cookie, visit -> visit.formToken().equals(formToken)
+        return page(cookie, visit -> formToken != null && MessageDigest.isEqual(
+                visit.formToken().getBytes(StandardCharsets.UTF_8), formToken.getBytes(StandardCharsets.UTF_8))
                 ? action.apply(visit)
                 : Uni.createFrom().item(html(403, message.data("visit", visit)
                         .data("title", "This form has expired").data("text", "Reload the page and try again.").render())));
