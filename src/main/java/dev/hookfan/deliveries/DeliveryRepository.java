@@ -74,7 +74,7 @@ public class DeliveryRepository {
             + " update webhook_delivery d set status = 'pending', next_attempt_at = now(), delivered_at = null from chosen"
             + " where d.id = chosen.id returning d.id, d.webhook_id, d.organization_id";
 
-    static final String LAST_DELIVERED = "select w.id, (select d.delivered_at from webhook_delivery d where d.webhook_id = w.id"
+    private static final String LAST_DELIVERED = "select w.id, (select d.delivered_at from webhook_delivery d where d.webhook_id = w.id"
             + " and d.status = 'delivered' order by d.created_at desc limit 1) as delivered_at from unnest($1::varchar[]) as w(id)";
 
     private final Pool pool;

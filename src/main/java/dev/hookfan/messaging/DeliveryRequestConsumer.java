@@ -6,7 +6,6 @@ import dev.hookfan.deliveries.DeliveryConfig;
 import dev.hookfan.deliveries.RequestedDelivery;
 import dev.hookfan.sending.DeliverySender;
 import dev.hookfan.tracing.Tracing;
-import io.opentelemetry.api.trace.SpanKind;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import jakarta.inject.Singleton;
@@ -60,10 +59,8 @@ public class DeliveryRequestConsumer {
             return queue(message);
         }
         IncomingRabbitMQMetadata metadata = message.getMetadata(IncomingRabbitMQMetadata.class).orElseThrow();
-        return tracing.within(tracing.span("process " + queue, SpanKind.CONSUMER, tracing.extract(metadata.getHeaders()))
-                .setAttribute("messaging.system", "rabbitmq")
-                .setAttribute("messaging.operation.type", "process")
-                .setAttribute("messaging.destination.name", queue), span -> queue(message));
+        return tracing.within(MessagingSpans.process(tracing, queue, tracing.extract(metadata.getHeaders())),
+                span -> queue(message));
     }
 
     private Uni<Void> queue(Message<byte[]> message) {

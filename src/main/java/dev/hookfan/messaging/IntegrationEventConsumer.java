@@ -11,7 +11,6 @@ import dev.hookfan.metrics.TaggedCounters;
 import dev.hookfan.tracing.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Scope;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
@@ -92,10 +91,7 @@ public class IntegrationEventConsumer {
     }
 
     private Span processing(IncomingRabbitMQMetadata metadata, String messageId, int attempt) {
-        return tracing.span("process " + config.queue(), SpanKind.CONSUMER, tracing.extract(metadata.getHeaders()))
-                .setAttribute("messaging.system", "rabbitmq")
-                .setAttribute("messaging.operation.type", "process")
-                .setAttribute("messaging.destination.name", config.queue())
+        return MessagingSpans.process(tracing, config.queue(), tracing.extract(metadata.getHeaders()))
                 .setAttribute("messaging.message.id", printable(messageId))
                 .setAttribute("hookfan.attempt", attempt)
                 .startSpan();

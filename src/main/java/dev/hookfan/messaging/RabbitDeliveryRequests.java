@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.hookfan.deliveries.DeliveryRequests;
 import dev.hookfan.deliveries.RequestedDelivery;
 import dev.hookfan.tracing.Tracing;
-import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
@@ -45,14 +44,13 @@ public class RabbitDeliveryRequests implements DeliveryRequests {
         if (!tracing.on()) {
             return publish(deliveries, OutgoingRabbitMQMetadata.builder());
         }
-        return tracing.within(tracing.span("publish " + queue, SpanKind.PRODUCER, Context.current())
-                        .setAttribute("messaging.system", "rabbitmq")
-                        .setAttribute("messaging.operation.type", "publish")
-                        .setAttribute("messaging.destination.name", queue)
+        Context parent = Context.current();
+        return tracing.within(MessagingSpans.publish(tracing, queue, parent)
                         .setAttribute("messaging.batch.message_count", deliveries.size()),
                 span -> {
                     OutgoingRabbitMQMetadata.Builder metadata = OutgoingRabbitMQMetadata.builder();
-                    tracing.inject(Context.current(), metadata::withHeader);
+                    // The span itself, not whatever is current: off a duplicated Vert.x context nothing is kept current.
+                    tracing.inject(parent.with(span), metadata::withHeader);
                     return publish(deliveries, metadata);
                 });
     }
