@@ -35,18 +35,18 @@ class AttemptRecorder {
     /** A new version, so an API update that read the webhook before this fails rather than re-enable it. */
     private static final String DISABLE = "update webhook set enabled = false, disabled_reason = $2, updated_at = now(),"
             + " version = version + 1 where id = $1";
-    private static final String CANCEL_PENDING = "update webhook_delivery set status = 'cancelled', next_attempt_at = null,"
-            + " lease_until = null, last_error = $2 where webhook_id = $1 and status = 'pending'";
 
     private final Pool pool;
     private final DeliveryConfig config;
     /** The common case, a success, in one statement shared by concurrent successes (see {@link DeliveredRecords}). */
     private final DeliveredRecords delivered;
+    private final PendingCancellation cancellation;
 
     private final Duration streakGap;
 
-    AttemptRecorder(Pool pool, DeliveryConfig config) {
+    AttemptRecorder(Pool pool, DeliveryConfig config, PendingCancellation cancellation) {
         this.pool = pool;
+        this.cancellation = cancellation;
         this.config = config;
         this.delivered = new DeliveredRecords(pool);
         this.streakGap = streakGap(config);
@@ -133,7 +133,7 @@ class AttemptRecorder {
     private Uni<Void> disable(SqlConnection connection, String webhookId, String reason) {
         return execute(connection, DISABLE, Tuple.of(webhookId, reason))
                 .chain(() -> execute(connection, OperationalEvents.WEBHOOK_DISABLED, Tuple.of(webhookId)))
-                .chain(() -> execute(connection, CANCEL_PENDING, Tuple.of(webhookId, "webhook disabled: " + reason)));
+                .chain(() -> cancellation.cancel(connection, webhookId, "webhook disabled: " + reason));
     }
 
     private static Tuple attempt(ClaimedDelivery delivery, AttemptOutcome outcome) {

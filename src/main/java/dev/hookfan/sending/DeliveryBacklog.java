@@ -24,24 +24,20 @@ class DeliveryBacklog {
             + " (select coalesce(sum(cardinality(delivery_ids)), 0) as pending, min(created_at) as oldest from delivery_sweep) as fresh";
 
     private final Pool pool;
+    private final PendingCancellation cancellation;
     private final AtomicLong pending = new AtomicLong();
     private final AtomicLong oldestSeconds = new AtomicLong();
 
-    DeliveryBacklog(Pool pool, MeterRegistry metrics) {
+    DeliveryBacklog(Pool pool, PendingCancellation cancellation, MeterRegistry metrics) {
         this.pool = pool;
+        this.cancellation = cancellation;
         metrics.gauge("hookfan.deliveries.pending", pending);
         metrics.gauge("hookfan.deliveries.oldest_pending_seconds", oldestSeconds);
     }
 
-    // A fan-out that read a webhook just before it was deleted may have left rows for it; nobody can send them.
-    // Only due rows are looked at, through the due index: a fresh row is due once its sweep grace has passed.
-    private static final String CANCEL_ORPHANS = "update webhook_delivery d set status = 'cancelled', next_attempt_at = null,"
-            + " last_error = 'webhook deleted' where d.status = 'pending' and d.next_attempt_at is not null"
-            + " and not exists (select 1 from webhook w where w.id = d.webhook_id)";
-
     @Scheduled(every = "15s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> measure() {
-        return pool.query(CANCEL_ORPHANS).execute()
+        return cancellation.orphans()
                 .chain(() -> pool.query(QUERY).execute())
                 .invoke(rows -> {
                     Row row = rows.iterator().next();

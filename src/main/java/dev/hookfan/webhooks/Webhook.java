@@ -57,6 +57,12 @@ public class Webhook extends PanacheEntityBase {
         return Arrays.asList(eventTypes);
     }
 
+    /** The fields a person set, as a merge patch starts from them. */
+    WebhookSpec spec() {
+        return new WebhookSpec(url, eventTypeList(), description, enabled, rateLimit,
+                timeoutMs == null ? null : java.time.Duration.ofMillis(timeoutMs), WebhookHeaders.parse(headers));
+    }
+
     void apply(WebhookSpec spec, Instant now) {
         url = spec.url();
         eventTypes = spec.eventTypes().toArray(String[]::new);

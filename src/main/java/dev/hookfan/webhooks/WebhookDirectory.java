@@ -7,6 +7,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
@@ -145,6 +146,10 @@ public class WebhookDirectory {
         if (generation.get() != seen) {
             byOrganization.remove(organizationId);
         }
+    }
+
+    void changed(@Observes WebhookChanged change) {
+        drop(change.organizationId());
     }
 
     /** An organization's webhooks or their secrets changed ("*": any organization's). */

@@ -1,31 +1,30 @@
 package dev.hookfan.webhooks;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-
-import java.util.List;
 
 /** How many webhooks an organization may have: its entitlements' maxWebhooks, else the configured default. */
 @ApplicationScoped
 public class WebhookLimits {
 
+    private static final String ENTITLED = "select max_webhooks from organization_entitlements where organization_id = $1";
+
+    private final Pool pool;
     private final WebhooksConfig config;
 
-    WebhookLimits(WebhooksConfig config) {
+    WebhookLimits(Pool pool, WebhooksConfig config) {
+        this.pool = pool;
         this.config = config;
     }
 
     public Uni<Integer> maxWebhooks(String organizationId) {
-        return Panache.getSession().chain(session -> session
-                .createNativeQuery("select max_webhooks from organization_entitlements where organization_id = ?1", Integer.class)
-                .setParameter(1, organizationId)
-                .getResultList()
-                .map(WebhookLimits::firstOrNull)
-                .map(entitled -> entitled != null ? entitled : config.maxPerOrganization()));
-    }
-
-    private static Integer firstOrNull(List<Integer> values) {
-        return values.isEmpty() ? null : values.get(0);
+        return pool.preparedQuery(ENTITLED).execute(Tuple.of(organizationId))
+                .map(rows -> {
+                    Integer entitled = rows.size() == 0 ? null : rows.iterator().next().getInteger("max_webhooks");
+                    return entitled != null ? entitled : config.maxPerOrganization();
+                });
     }
 }

@@ -7,7 +7,6 @@ import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.time.Instant;
 import java.util.List;
 
 @ApplicationScoped
@@ -42,27 +41,15 @@ public class WebhookRepository implements PanacheRepositoryBase<Webhook, String>
         return count("organizationId", organizationId);
     }
 
-    /** Serialises webhook creation per organization for the rest of the transaction, so the limit holds. */
+    /**
+     * Serialises webhook creation per organization for the rest of the transaction, so the limit holds. The one native
+     * statement on the session: an advisory lock has no HQL form, and it must hold in the session's transaction.
+     */
     public Uni<Void> lockOrganization(String organizationId) {
         return Panache.getSession().chain(session -> session
                 .createNativeQuery("select 1 from pg_advisory_xact_lock(hashtext(?1))")
                 .setParameter(1, "webhook-limit:" + organizationId)
                 .getSingleResult()
                 .replaceWithVoid());
-    }
-
-    public Uni<WebhookSecret> currentSecret(String webhookId) {
-        return WebhookSecret.<WebhookSecret>find("webhookId = ?1 and expiresAt is null order by createdAt desc", webhookId)
-                .firstResult();
-    }
-
-    /** Secrets that may still sign at the given instant, newest first. */
-    public Uni<List<WebhookSecret>> signingSecrets(String webhookId, Instant at) {
-        return WebhookSecret.<WebhookSecret>find(
-                "webhookId = ?1 and (expiresAt is null or expiresAt > ?2) order by createdAt desc", webhookId, at).list();
-    }
-
-    public Uni<Long> deleteExpiredSecrets(String webhookId, Instant at) {
-        return WebhookSecret.delete("webhookId = ?1 and expiresAt <= ?2", webhookId, at);
     }
 }

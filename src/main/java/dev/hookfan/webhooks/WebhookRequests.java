@@ -43,19 +43,17 @@ final class WebhookRequests {
     }
 
     /** PATCH, as a JSON merge patch (RFC 7396) of the writable fields. */
-    static WebhookSpec merge(Webhook current, JsonNode patch, Duration maxTimeout) {
+    static WebhookSpec merge(WebhookSpec current, JsonNode patch, Duration maxTimeout) {
         List<FieldError> errors = new ArrayList<>();
         requireObject(patch);
         rejectUnknown(patch, errors);
-        String url = patch.has("url") ? url(patch.get("url"), errors) : current.url;
-        List<String> eventTypes = patch.has("eventTypes") ? eventTypes(patch.get("eventTypes"), errors) : current.eventTypeList();
-        String description = patch.has("description") ? description(patch.get("description"), errors) : current.description;
-        boolean enabled = patch.has("enabled") ? enabled(patch.get("enabled"), current.enabled, errors) : current.enabled;
-        Integer rateLimit = patch.has("rateLimit") ? rateLimit(patch.get("rateLimit"), errors) : current.rateLimit;
-        Duration timeout = patch.has("timeout") ? timeout(patch.get("timeout"), maxTimeout, errors)
-                : current.timeoutMs == null ? null : Duration.ofMillis(current.timeoutMs);
-        Map<String, String> headers = patch.has("headers") ? headers(patch.get("headers"), errors)
-                : WebhookHeaders.parse(current.headers);
+        String url = patch.has("url") ? url(patch.get("url"), errors) : current.url();
+        List<String> eventTypes = patch.has("eventTypes") ? eventTypes(patch.get("eventTypes"), errors) : current.eventTypes();
+        String description = patch.has("description") ? description(patch.get("description"), errors) : current.description();
+        boolean enabled = patch.has("enabled") ? enabled(patch.get("enabled"), current.enabled(), errors) : current.enabled();
+        Integer rateLimit = patch.has("rateLimit") ? rateLimit(patch.get("rateLimit"), errors) : current.rateLimit();
+        Duration timeout = patch.has("timeout") ? timeout(patch.get("timeout"), maxTimeout, errors) : current.timeout();
+        Map<String, String> headers = patch.has("headers") ? headers(patch.get("headers"), errors) : current.headers();
         return valid(errors, new WebhookSpec(url, eventTypes, description, enabled, rateLimit, timeout, headers));
     }
 
