@@ -8,9 +8,4 @@ import java.time.Instant;
 @RegisterForReflection
 public record AuditEntryView(String id, String organizationId, String sourceMessageId, String eventType,
                              Instant occurredAt, Instant recordedAt, @JsonRawValue String data) {
-
-    static AuditEntryView of(AuditEntry entry) {
-        return new AuditEntryView(entry.id, entry.organizationId, entry.sourceMessageId, entry.eventType,
-                entry.occurredAt, entry.recordedAt, entry.data);
-    }
 }

@@ -4,8 +4,6 @@ import dev.hookfan.api.Cursor;
 import dev.hookfan.api.OrganizationIds;
 import dev.hookfan.api.Page;
 import dev.hookfan.api.ValidationException;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.panache.common.Parameters;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -24,8 +22,13 @@ import java.time.format.DateTimeParseException;
 @Tag(name = "Audit log", description = "One entry per consumed event and organization")
 public class AuditResource {
 
+    private final AuditLog log;
+
+    AuditResource(AuditLog log) {
+        this.log = log;
+    }
+
     @GET
-    @WithSession
     @Operation(summary = "Audit entries in the order they were recorded, optionally of one type and since an instant")
     public Uni<Page<AuditEntryView>> list(@PathParam("organizationId") String organizationId,
                                           @QueryParam("type") String type, @QueryParam("since") String since,
@@ -33,23 +36,9 @@ public class AuditResource {
         OrganizationIds.require(organizationId);
         int size = Cursor.limit(limit);
         Cursor cursor = Cursor.decode(after);
-        StringBuilder query = new StringBuilder("organizationId = :org");
-        Parameters parameters = Parameters.with("org", organizationId);
-        if (type != null && !type.isEmpty()) {
-            query.append(" and eventType = :type");
-            parameters.and("type", type);
-        }
-        if (since != null && !since.isEmpty()) {
-            query.append(" and recordedAt >= :since");
-            parameters.and("since", instant(since));
-        }
-        if (cursor != null) {
-            query.append(" and ").append(Cursor.after("recordedAt"));
-            parameters.and("at", cursor.createdAt()).and("id", cursor.id());
-        }
-        return AuditEntry.<AuditEntry>find(query.append(" order by recordedAt, id").toString(), parameters)
-                .page(0, size + 1).list()
-                .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.recordedAt, row.id), AuditEntryView::of));
+        Instant from = since == null || since.isEmpty() ? null : instant(since);
+        return log.page(organizationId, type == null || type.isEmpty() ? null : type, from, cursor, size + 1)
+                .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.recordedAt(), row.id()), row -> row));
     }
 
     private static Instant instant(String since) {

@@ -3,8 +3,7 @@ package dev.hookfan.deliveries;
 import dev.hookfan.api.Cursor;
 import dev.hookfan.api.Page;
 import dev.hookfan.api.ValidationException;
-import dev.hookfan.webhooks.WebhookRepository;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import dev.hookfan.webhooks.WebhookService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -20,16 +19,15 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Deliveries")
 public class WebhookDeliveriesResource {
 
-    private final WebhookRepository webhooks;
+    private final WebhookService webhooks;
     private final DeliveryRepository deliveries;
 
-    WebhookDeliveriesResource(WebhookRepository webhooks, DeliveryRepository deliveries) {
+    WebhookDeliveriesResource(WebhookService webhooks, DeliveryRepository deliveries) {
         this.webhooks = webhooks;
         this.deliveries = deliveries;
     }
 
     @GET
-    @WithSession
     @Operation(summary = "A webhook's deliveries in creation order (order=oldest, the default) or newest first"
             + " (order=newest), optionally of one status")
     public Uni<Page<DeliveryView>> list(@PathParam("organizationId") String organizationId,
@@ -41,8 +39,8 @@ public class WebhookDeliveriesResource {
         boolean newestFirst = newestFirst(order);
         int size = Cursor.limit(limit);
         Cursor cursor = Cursor.decode(after);
-        return webhooks.owned(organizationId, webhookId)
-                .chain(webhook -> deliveries.page(webhook.id, wanted, cursor, size, newestFirst))
+        return webhooks.get(organizationId, webhookId)
+                .chain(webhook -> deliveries.page(webhook.id(), wanted, cursor, size, newestFirst))
                 .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.createdAt(), row.id()), row -> row));
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.events.IntegrationEventContext;
 import dev.hookfan.events.IntegrationEventHandler;
-import dev.hookfan.webhooks.Webhook;
 import dev.hookfan.webhooks.WebhookDirectory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -52,8 +51,8 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
     }
 
     /** Queues one event for one webhook alone (the test endpoint); there is no message, so the ids are random. */
-    public Uni<String> dispatchTo(Webhook webhook, IntegrationEvent event) {
-        return write(List.of(webhook.id), stored(event, null, null)).map(ids -> ids.get(0));
+    public Uni<String> dispatchTo(String webhookId, IntegrationEvent event) {
+        return write(List.of(webhookId), stored(event, null, null)).map(ids -> ids.get(0));
     }
 
     /** Every delivery of the event refers to this, and to nothing else of it: no per-webhook copy of its data. */

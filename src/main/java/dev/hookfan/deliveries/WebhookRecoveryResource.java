@@ -3,8 +3,7 @@ package dev.hookfan.deliveries;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookfan.api.ApiException;
 import dev.hookfan.api.Problem;
-import dev.hookfan.webhooks.WebhookRepository;
-import io.quarkus.hibernate.reactive.panache.Panache;
+import dev.hookfan.webhooks.WebhookService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -36,12 +35,12 @@ public class WebhookRecoveryResource {
             @Schema(description = "ISO-8601 instant after since; now when absent") String until) {
     }
 
-    private final WebhookRepository webhooks;
+    private final WebhookService webhooks;
     private final FailedDeliveriesRecovery recovery;
     private final RecoveryConfig config;
     private final ManualSendLimit limit;
 
-    WebhookRecoveryResource(WebhookRepository webhooks, FailedDeliveriesRecovery recovery, RecoveryConfig config,
+    WebhookRecoveryResource(WebhookService webhooks, FailedDeliveriesRecovery recovery, RecoveryConfig config,
                             ManualSendLimit limit) {
         this.webhooks = webhooks;
         this.recovery = recovery;
@@ -65,15 +64,15 @@ public class WebhookRecoveryResource {
     public Uni<Response> recover(@PathParam("organizationId") String organizationId,
                                  @PathParam("webhookId") String webhookId, JsonNode body) {
         RecoveryWindow window = RecoveryWindow.of(body, config.maxWindow(), Instant.now());
-        return Panache.withSession(() -> webhooks.owned(organizationId, webhookId))
+        return webhooks.get(organizationId, webhookId)
                 .invoke(webhook -> {
-                    if (!webhook.enabled) {
-                        throw ApiException.conflict("webhook-disabled", "Webhook " + webhook.id
+                    if (!webhook.enabled()) {
+                        throw ApiException.conflict("webhook-disabled", "Webhook " + webhook.id()
                                 + " is disabled; enable it before recovering its deliveries");
                     }
                     limit.take(organizationId);
                 })
-                .chain(webhook -> recovery.recover(webhook.id, window))
+                .chain(webhook -> recovery.recover(webhook.id(), window))
                 .map(requeued -> Response.accepted(Map.of("requeued", requeued)).build());
     }
 }

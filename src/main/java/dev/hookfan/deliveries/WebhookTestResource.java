@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.hookfan.api.ApiException;
 import dev.hookfan.api.Problem;
 import dev.hookfan.events.IntegrationEvent;
-import dev.hookfan.webhooks.WebhookRepository;
+import dev.hookfan.webhooks.WebhookService;
 import io.smallrye.mutiny.Uni;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -29,11 +28,11 @@ public class WebhookTestResource {
 
     static final String TEST_EVENT = "webhook.test";
 
-    private final WebhookRepository webhooks;
+    private final WebhookService webhooks;
     private final WebhookEventDispatcher dispatcher;
     private final ManualSendLimit limit;
 
-    WebhookTestResource(WebhookRepository webhooks, WebhookEventDispatcher dispatcher, ManualSendLimit limit) {
+    WebhookTestResource(WebhookService webhooks, WebhookEventDispatcher dispatcher, ManualSendLimit limit) {
         this.webhooks = webhooks;
         this.dispatcher = dispatcher;
         this.limit = limit;
@@ -47,16 +46,16 @@ public class WebhookTestResource {
     @APIResponse(responseCode = "429", description = "Over hookfan.delivery.manual-sends-per-minute; Retry-After says when to ask again",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> test(@PathParam("organizationId") String organizationId, @PathParam("webhookId") String webhookId) {
-        return Panache.withSession(() -> webhooks.owned(organizationId, webhookId))
+        return webhooks.get(organizationId, webhookId)
                 .invoke(webhook -> {
-                    if (!webhook.enabled) {
-                        throw ApiException.conflict("webhook-disabled", "Webhook " + webhook.id
+                    if (!webhook.enabled()) {
+                        throw ApiException.conflict("webhook-disabled", "Webhook " + webhook.id()
                                 + " is disabled; enable it before sending a test");
                     }
                     limit.take(organizationId);
                 })
-                .chain(webhook -> dispatcher.dispatchTo(webhook, new IntegrationEvent(TEST_EVENT, organizationId,
-                        Instant.now(), JsonNodeFactory.instance.objectNode().put("webhookId", webhook.id))))
+                .chain(webhook -> dispatcher.dispatchTo(webhook.id(), new IntegrationEvent(TEST_EVENT, organizationId,
+                        Instant.now(), JsonNodeFactory.instance.objectNode().put("webhookId", webhook.id()))))
                 .map(deliveryId -> Response.accepted(Map.of("deliveryId", deliveryId)).build());
     }
 }
