@@ -1,7 +1,9 @@
 package dev.hookfan.messaging;
 
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.providers.locals.LocalContextMetadata;
+import io.smallrye.common.vertx.VertxContext;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
@@ -12,8 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * A consumer that handles many messages at once, each on the Vert.x context the connector made for it, as SmallRye
- * calls a consuming method: up to {@code atOnce} of them, and no more bytes than the shared {@link BytesInHand}
+ * A consumer that handles many messages at once, each on a Vert.x context of its own (the one the connector emitted
+ * it on, or a duplicate of it), as SmallRye calls a consuming method: up to {@code atOnce} of them, and no more bytes than the shared {@link BytesInHand}
  * allows. A method that returns a Uni takes one message at a time per channel copy; many at once over one connection
  * let the handlers share statements and commits. The rest wait, in order, as the broker delivered them.
  */
@@ -26,9 +28,13 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
     private final BytesInHand bytes;
     private final Function<Message<byte[]>, Uni<Void>> handler;
     private final ConsumerStreams streams;
-    private final Queue<Message<byte[]>> waiting = new ArrayDeque<>();
+    private final Queue<Waiting> waiting = new ArrayDeque<>();
     private final AtomicInteger draining = new AtomicInteger();
     private int running;
+
+    /** A message and the context it arrived on: a start may come from another thread, once room is released. */
+    private record Waiting(Message<byte[]> message, Context arrivedOn) {
+    }
 
     private ConcurrentConsumption(String channel, int atOnce, BytesInHand bytes, Function<Message<byte[]>, Uni<Void>> handler,
                                   ConsumerStreams streams) {
@@ -56,7 +62,7 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
     @Override
     public void onNext(Message<byte[]> message) {
         synchronized (waiting) {
-            waiting.add(message);
+            waiting.add(new Waiting(message, Vertx.currentContext()));
         }
         drain();
     }
@@ -67,16 +73,16 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
             return;
         }
         do {
-            for (Message<byte[]> next; (next = nextThatFits()) != null; ) {
+            for (Waiting next; (next = nextThatFits()) != null; ) {
                 start(next);
             }
         } while (draining.decrementAndGet() != 0);
     }
 
-    private Message<byte[]> nextThatFits() {
+    private Waiting nextThatFits() {
         synchronized (waiting) {
-            Message<byte[]> head = waiting.peek();
-            if (head == null || running >= atOnce || !bytes.take(size(head))) {
+            Waiting head = waiting.peek();
+            if (head == null || running >= atOnce || !bytes.take(size(head.message()))) {
                 return null;
             }
             running++;
@@ -84,9 +90,11 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
         }
     }
 
-    private void start(Message<byte[]> message) {
-        Uni.createFrom().deferred(() -> LocalContextMetadata.<Uni<Void>>invokeOnMessageContext(message,
-                        ignored -> handler.apply(message)).flatMap(settling -> settling))
+    private void start(Waiting next) {
+        Message<byte[]> message = next.message();
+        Context context = ownContext(next.arrivedOn());
+        Uni<Void> handled = Uni.createFrom().deferred(() -> handler.apply(message));
+        (context == null ? handled : handled.runSubscriptionOn(task -> context.runOnContext(ignored -> task.run())))
                 .subscribe().with(settled -> finished(message), failure -> {
                     // The handler settles every message it is given; whatever escapes it is a bug, not a reason to stop.
                     LOG.errorf("Channel %s: a message escaped its handler, requeueing it: %s", channel, failure.toString());
@@ -99,6 +107,14 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
                         finished(message);
                     }
                 });
+    }
+
+    /** The connector emits each message on a duplicated context of its own; otherwise make one, so no two share locals. */
+    private static Context ownContext(Context arrivedOn) {
+        if (arrivedOn == null || VertxContext.isDuplicatedContext(arrivedOn)) {
+            return arrivedOn;
+        }
+        return VertxContext.createNewDuplicatedContext(arrivedOn);
     }
 
     private void finished(Message<byte[]> message) {

@@ -1,6 +1,9 @@
 package dev.hookfan.messaging;
 
+import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.Test;
@@ -8,10 +11,14 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Flow;
 import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ConcurrentConsumptionTest {
 
@@ -57,6 +64,29 @@ class ConcurrentConsumptionTest {
         HealthCheckResponse response = health.call();
         assertEquals(HealthCheckResponse.Status.DOWN, response.getStatus());
         assertEquals("failed: java.lang.IllegalStateException: upstream failed", response.getData().orElseThrow().get("test$1"));
+    }
+
+    @Test
+    void should_handle_each_message_on_a_duplicated_context_of_its_own_when_it_arrives_on_a_shared_one() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        try {
+            List<Context> contexts = new CopyOnWriteArrayList<>();
+            CountDownLatch done = new CountDownLatch(3);
+            Flow.Subscriber<Message<byte[]>> consumption = ConcurrentConsumption.of("test", 3, new BytesInHand(Long.MAX_VALUE),
+                    message -> Uni.createFrom().voidItem().invoke(() -> {
+                        contexts.add(Vertx.currentContext());
+                        done.countDown();
+                    }), streams);
+            Context shared = vertx.getOrCreateContext();
+            shared.runOnContext(ignored -> List.of("a", "b", "c").forEach(name -> consumption.onNext(message(name))));
+
+            assertTrue(done.await(5, TimeUnit.SECONDS));
+            assertEquals(3, contexts.stream().distinct().count(), "one context per message");
+            contexts.forEach(context -> assertTrue(VertxContext.isDuplicatedContext(context), "a duplicated context"));
+            contexts.forEach(context -> assertNotSame(shared, context));
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        }
     }
 
     private Message<byte[]> message(String name) {
