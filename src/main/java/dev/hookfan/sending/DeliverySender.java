@@ -68,9 +68,9 @@ public class DeliverySender {
         this.config = config;
         this.nextAttempt = new NextAttempt(config);
         this.userAgent = "Hookfan/" + version;
-        this.scheduler = new SendScheduler(new SendScheduler.Limits(config.maxInFlight(), config.maxInFlightPerOrganization(),
+        this.scheduler = new SendScheduler(new SendLimits(config.maxInFlight(), config.maxInFlightPerOrganization(),
                 config.maxInFlightPerWebhook(), config.maxQueued(), config.maxQueuedPerWebhook()),
-                SendScheduler.systemClock((nanos, action) -> vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)),
+                SendClock.system((nanos, action) -> vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)),
                         id -> action.run())),
                 this::start);
         this.subscribers = new SubscriberClient(vertx.getDelegate(), config.maxInFlight(), config.timeout());

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SendSchedulerTest {
 
     /** A clock the test moves by hand, with its timers. */
-    static final class ManualClock implements SendScheduler.Clock {
+    static final class ManualClock implements SendClock {
         long now = 1_000_000_000L;
         final TreeMap<Long, List<Runnable>> timers = new TreeMap<>();
 
@@ -41,7 +41,7 @@ class SendSchedulerTest {
     final List<RequestedDelivery> started = new ArrayList<>();
 
     SendScheduler scheduler(int overall, int perOrganization, int perWebhook, int queued, int queuedPerWebhook) {
-        return new SendScheduler(new SendScheduler.Limits(overall, perOrganization, perWebhook, queued, queuedPerWebhook),
+        return new SendScheduler(new SendLimits(overall, perOrganization, perWebhook, queued, queuedPerWebhook),
                 clock, started::add);
     }
 

@@ -128,15 +128,27 @@ public final class Receiver implements AutoCloseable {
         java.util.concurrent.atomic.AtomicInteger onPath = inFlightByPath.computeIfAbsent(requested, p -> new java.util.concurrent.atomic.AtomicInteger());
         peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
         peakByPath.computeIfAbsent(requested, p -> new java.util.concurrent.atomic.AtomicInteger()).accumulateAndGet(onPath.incrementAndGet(), Math::max);
+        // Out of flight before the answer is written: once it is, the sender may post again before a finally runs.
+        Runnable answering = new Runnable() {
+            private boolean done;
+
+            @Override
+            public void run() {
+                if (!done) {
+                    done = true;
+                    inFlight.decrementAndGet();
+                    onPath.decrementAndGet();
+                }
+            }
+        };
         try {
-            answer(exchange);
+            answer(exchange, answering);
         } finally {
-            inFlight.decrementAndGet();
-            onPath.decrementAndGet();
+            answering.run();
         }
     }
 
-    private void answer(HttpExchange exchange) throws IOException {
+    private void answer(HttpExchange exchange, Runnable answering) throws IOException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         Map<String, String> headers = new HashMap<>();
         exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), String.join(",", values)));
@@ -155,6 +167,7 @@ public final class Receiver implements AutoCloseable {
         }
         answer.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
         byte[] reply = ("answered " + answer.status()).getBytes(StandardCharsets.UTF_8);
+        answering.run();
         try {
             if (answer.endlessBody()) {
                 exchange.sendResponseHeaders(answer.status(), 0);
