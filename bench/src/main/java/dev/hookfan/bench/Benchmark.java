@@ -173,7 +173,7 @@ public final class Benchmark {
         }
         Path report = options.results().resolve(LocalDate.now() + ".md");
         Files.writeString(report, Report.markdown(options, machine(), messageSize, rawRates, runs, phaseStatements.toString(), statements.toString()));
-        log("Results: %s", report);
+        log("Results: %s, plots: %s", report, Plots.write(report));
         System.out.println(Report.headlines(rawRates, runs));
     }
 

@@ -1,0 +1,141 @@
+package dev.hookfan.messaging;
+
+import dev.hookfan.support.Database;
+import dev.hookfan.support.Receiver;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.smallrye.reactive.messaging.memory.InMemoryConnector;
+import jakarta.enterprise.inject.Any;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The delivery-request consumer fed through SmallRye's in-memory connector, no broker in between: what each form of
+ * request makes the sender do, and that every request is acked, readable or not. The rows it names are written
+ * fresh (not due), so neither the poller nor the sweep sends them: a POST comes from the request or not at all.
+ */
+@QuarkusTest
+@TestProfile(DeliveryRequestChannelTest.InMemoryRequests.class)
+class DeliveryRequestChannelTest {
+
+    public static class InMemoryRequests implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return InMemoryConnector.switchIncomingChannelsToInMemory(ConsumerStart.DELIVERIES);
+        }
+    }
+
+    static final String ORG = "org_requests";
+
+    @Inject
+    @Any
+    InMemoryConnector connector;
+
+    Receiver receiver;
+    String webhookId;
+    final AtomicInteger acked = new AtomicInteger();
+    final AtomicInteger nacked = new AtomicInteger();
+
+    @BeforeEach
+    void start() {
+        Database.reset();
+        receiver = Receiver.start();
+        webhookId = given().contentType(ContentType.JSON)
+                .body("{\"url\":\"" + receiver.url("/requests") + "\",\"eventTypes\":[\"*\"]}")
+                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id");
+    }
+
+    @AfterEach
+    void stop() {
+        receiver.close();
+    }
+
+    @Test
+    void should_send_the_deliveries_a_request_names_with_their_webhooks_and_ack_it() {
+        List<String> ids = List.of(freshRow(), freshRow());
+
+        send("{\"type\":\"webhook.delivery_requested\",\"deliveries\":[" + named(ids.get(0)) + "," + named(ids.get(1)) + "]}");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/requests").size() == 2);
+        assertEquals(ids.stream().sorted().toList(),
+                receiver.requests("/requests").stream().map(request -> request.header("webhook-id")).sorted().toList());
+        await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 1);
+    }
+
+    @Test
+    void should_send_by_id_alone_what_an_earlier_versions_request_names() {
+        String id = freshRow();
+
+        send("{\"type\":\"webhook.delivery_requested\",\"deliveryIds\":[\"" + id + "\"]}");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/requests").size() == 1);
+        assertEquals(id, receiver.requests("/requests").get(0).header("webhook-id"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 1);
+    }
+
+    @Test
+    void should_ack_an_unreadable_or_empty_request_and_go_on_with_the_next() {
+        String id = freshRow();
+
+        send("not json {");
+        send("{\"deliveries\":[{\"id\":\"no webhook named\"}],\"deliveryIds\":[42]}");
+        send("{\"deliveries\":[" + named(id) + "]}");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/requests").size() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 3);
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> receiver.requests("/requests").size() == 1);
+        assertEquals(0, nacked.get());
+    }
+
+    @Test
+    void should_ack_a_request_for_a_delivery_already_sent_without_sending_it_again() {
+        String id = freshRow();
+        send("{\"deliveries\":[" + named(id) + "]}");
+        await().atMost(Duration.ofSeconds(10)).until(() -> Database.count(
+                "select count(*) from webhook_delivery where id = ? and status = 'delivered'", id) == 1);
+
+        send("{\"deliveries\":[" + named(id) + "]}");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 2);
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> receiver.requests("/requests").size() == 1);
+    }
+
+    private void send(String body) {
+        connector.source(ConsumerStart.DELIVERIES).send(Message.of(body.getBytes(StandardCharsets.UTF_8), () -> {
+            acked.incrementAndGet();
+            return CompletableFuture.completedFuture(null);
+        }, failure -> {
+            nacked.incrementAndGet();
+            return CompletableFuture.completedFuture(null);
+        }));
+    }
+
+    private String named(String id) {
+        return "{\"id\":\"" + id + "\",\"webhookId\":\"" + webhookId + "\",\"organizationId\":\"" + ORG + "\"}";
+    }
+
+    /** A pending row as a fan-out writes it, not yet due: only a request sends it. */
+    private String freshRow() {
+        String id = UUID.randomUUID().toString().replace("-", "");
+        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, attempts,"
+                + " next_attempt_at, created_at) values (?, ?, ?, ?, 'pending', 0, null, now())", id, webhookId, ORG, Database.EVENT);
+        return id;
+    }
+}
