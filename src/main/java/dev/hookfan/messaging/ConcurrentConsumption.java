@@ -28,6 +28,7 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
     private final BytesInHand bytes;
     private final Function<Message<byte[]>, Uni<Void>> handler;
     private final ConsumerStreams streams;
+    private final Vertx vertx;
     private final Queue<Waiting> waiting = new ArrayDeque<>();
     private final AtomicInteger draining = new AtomicInteger();
     private int running;
@@ -37,8 +38,9 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
     }
 
     private ConcurrentConsumption(String channel, int atOnce, BytesInHand bytes, Function<Message<byte[]>, Uni<Void>> handler,
-                                  ConsumerStreams streams) {
+                                  ConsumerStreams streams, Vertx vertx) {
         this.channel = channel;
+        this.vertx = vertx;
         this.streams = streams;
         this.atOnce = atOnce;
         this.bytes = bytes;
@@ -47,8 +49,9 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
 
     /** The handler settles each message itself. */
     static Flow.Subscriber<Message<byte[]>> of(String channel, int atOnce, BytesInHand bytes,
-                                               Function<Message<byte[]>, Uni<Void>> handler, ConsumerStreams streams) {
-        ConcurrentConsumption consumption = new ConcurrentConsumption(channel, atOnce, bytes, handler, streams);
+                                               Function<Message<byte[]>, Uni<Void>> handler, ConsumerStreams streams,
+                                               Vertx vertx) {
+        ConcurrentConsumption consumption = new ConcurrentConsumption(channel, atOnce, bytes, handler, streams, vertx);
         bytes.onRoom(consumption::drain);
         return consumption;
     }
@@ -94,7 +97,9 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
         Message<byte[]> message = next.message();
         Context context = ownContext(next.arrivedOn());
         Uni<Void> handled = Uni.createFrom().deferred(() -> handler.apply(message));
-        (context == null ? handled : handled.runSubscriptionOn(task -> context.runOnContext(ignored -> task.run())))
+        // Already on it (the connector's emit, the usual case): no hop through the event loop's task queue.
+        boolean hop = Vertx.currentContext() != context;
+        (hop ? handled.runSubscriptionOn(task -> context.runOnContext(ignored -> task.run())) : handled)
                 .subscribe().with(settled -> finished(message), failure -> {
                     // The handler settles every message it is given; whatever escapes it is a bug, not a reason to stop.
                     LOG.errorf("Channel %s: a message escaped its handler, requeueing it: %s", channel, failure.toString());
@@ -109,12 +114,15 @@ final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
                 });
     }
 
-    /** The connector emits each message on a duplicated context of its own; otherwise make one, so no two share locals. */
-    private static Context ownContext(Context arrivedOn) {
-        if (arrivedOn == null || VertxContext.isDuplicatedContext(arrivedOn)) {
+    /**
+     * The connector emits each message on a duplicated context of its own; otherwise one is made, so no two messages
+     * share locals (the request scope, the trace) and none runs off Vert.x.
+     */
+    private Context ownContext(Context arrivedOn) {
+        if (arrivedOn != null && VertxContext.isDuplicatedContext(arrivedOn)) {
             return arrivedOn;
         }
-        return VertxContext.createNewDuplicatedContext(arrivedOn);
+        return VertxContext.createNewDuplicatedContext(arrivedOn != null ? arrivedOn : vertx.getOrCreateContext());
     }
 
     private void finished(Message<byte[]> message) {

@@ -8,6 +8,7 @@ import dev.hookfan.sending.DeliverySender;
 import dev.hookfan.tracing.Tracing;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
+import io.vertx.core.Vertx;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.reactive.messaging.Acknowledgment;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -34,9 +35,11 @@ public class DeliveryRequestConsumer {
     private final ConsumerStreams streams;
     private final Tracing tracing;
     private final String queue;
+    private final Vertx vertx;
 
     DeliveryRequestConsumer(DeliverySender sender, ObjectMapper mapper, DeliveryConfig config, ConsumerStreams streams,
-                            Tracing tracing, MessagingConfig messaging) {
+                            Tracing tracing, MessagingConfig messaging, Vertx vertx) {
+        this.vertx = vertx;
         this.tracing = tracing;
         this.queue = messaging.deliveriesQueue();
         this.sender = sender;
@@ -51,7 +54,7 @@ public class DeliveryRequestConsumer {
     @Acknowledgment(Acknowledgment.Strategy.MANUAL)
     Flow.Subscriber<Message<byte[]>> handleAtOnce() {
         return ConcurrentConsumption.of(ConsumerStart.DELIVERIES, config.requestConcurrency(),
-                new BytesInHand(Long.MAX_VALUE), this::consume, streams);
+                new BytesInHand(Long.MAX_VALUE), this::consume, streams, vertx);
     }
 
     Uni<Void> consume(Message<byte[]> message) {

@@ -1,6 +1,7 @@
 package dev.hookfan.messaging;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Acknowledgment;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -20,9 +21,12 @@ class IntegrationEventStream {
     /** One budget for every consumer of the work queue: it bounds the service's memory, not a connection's. */
     private final BytesInHand bytes;
     private final ConsumerStreams streams;
+    private final Vertx vertx;
 
-    IntegrationEventStream(IntegrationEventConsumer consumer, MessagingConfig config, MeterRegistry metrics, ConsumerStreams streams) {
+    IntegrationEventStream(IntegrationEventConsumer consumer, MessagingConfig config, MeterRegistry metrics,
+                           ConsumerStreams streams, Vertx vertx) {
         this.consumer = consumer;
+        this.vertx = vertx;
         this.streams = streams;
         this.config = config;
         this.bytes = new BytesInHand(config.maxBytesInHand().asLongValue());
@@ -33,6 +37,6 @@ class IntegrationEventStream {
     @Incoming(ConsumerStart.EVENTS)
     @Acknowledgment(Acknowledgment.Strategy.MANUAL)
     Flow.Subscriber<Message<byte[]>> handleAtOnce() {
-        return ConcurrentConsumption.of(ConsumerStart.EVENTS, config.prefetch(), bytes, consumer::consume, streams);
+        return ConcurrentConsumption.of(ConsumerStart.EVENTS, config.prefetch(), bytes, consumer::consume, streams, vertx);
     }
 }

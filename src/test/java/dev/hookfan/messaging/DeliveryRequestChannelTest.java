@@ -38,7 +38,9 @@ class DeliveryRequestChannelTest {
     public static class InMemoryRequests implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return InMemoryConnector.switchIncomingChannelsToInMemory(ConsumerStart.DELIVERIES);
+            // Not InMemoryConnector.switchIncomingChannelsToInMemory: it also sets system properties, which outlive
+            // this profile and would switch the channel of every later test in the JVM.
+            return Map.of("mp.messaging.incoming." + ConsumerStart.DELIVERIES + ".connector", InMemoryConnector.CONNECTOR);
         }
     }
 
