@@ -110,12 +110,30 @@ public final class Browser implements AutoCloseable {
         WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(10), Duration.ofMillis(50));
         // A click that stays on the page (a checkbox, a select) leaves the old document in place.
         try {
-            wait.withTimeout(Duration.ofMillis(1500)).until(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(page));
+            wait.withTimeout(Duration.ofMillis(1500)).until(ignored -> gone(page));
         } catch (org.openqa.selenium.TimeoutException stayed) {
             return;
         }
         new WebDriverWait(driver, Duration.ofSeconds(10), Duration.ofMillis(50)).until(ignored -> "complete".equals(
                 ((org.openqa.selenium.JavascriptExecutor) driver).executeScript("return document.readyState")));
+    }
+
+    /**
+     * The old page's root is no longer in the document. Chromium sometimes says so with an "unknown error" (a node
+     * that "does not belong to the document") rather than a stale reference, which Selenium's stalenessOf rethrows.
+     */
+    private static boolean gone(WebElement page) {
+        try {
+            page.isEnabled();
+            return false;
+        } catch (org.openqa.selenium.StaleElementReferenceException | org.openqa.selenium.NoSuchElementException stale) {
+            return true;
+        } catch (org.openqa.selenium.WebDriverException other) {
+            if (other.getMessage() != null && other.getMessage().contains("does not belong to the document")) {
+                return true;
+            }
+            throw other;
+        }
     }
 
     /** Reloads until the condition holds (a page shows what was true when it was rendered). */
