@@ -9,7 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Gauges of what is still to send (pending count, oldest pending age); cancels rows orphaned by a delete. */
+/** Gauges of what is still to send: the pending count and the oldest pending delivery's age. */
 @ApplicationScoped
 class DeliveryBacklog {
 
@@ -24,21 +24,18 @@ class DeliveryBacklog {
             + " (select coalesce(sum(cardinality(delivery_ids)), 0) as pending, min(created_at) as oldest from delivery_sweep) as fresh";
 
     private final Pool pool;
-    private final PendingCancellation cancellation;
     private final AtomicLong pending = new AtomicLong();
     private final AtomicLong oldestSeconds = new AtomicLong();
 
-    DeliveryBacklog(Pool pool, PendingCancellation cancellation, MeterRegistry metrics) {
+    DeliveryBacklog(Pool pool, MeterRegistry metrics) {
         this.pool = pool;
-        this.cancellation = cancellation;
         metrics.gauge("hookfan.deliveries.pending", pending);
         metrics.gauge("hookfan.deliveries.oldest_pending_seconds", oldestSeconds);
     }
 
     @Scheduled(every = "15s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> measure() {
-        return cancellation.orphans()
-                .chain(() -> pool.query(QUERY).execute())
+        return pool.query(QUERY).execute()
                 .invoke(rows -> {
                     Row row = rows.iterator().next();
                     pending.set(row.getLong("pending"));

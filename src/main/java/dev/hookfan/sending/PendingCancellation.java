@@ -1,6 +1,7 @@
 package dev.hookfan.sending;
 
 import dev.hookfan.webhooks.PendingDeliveries;
+import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -35,7 +36,8 @@ class PendingCancellation implements PendingDeliveries {
         return client.preparedQuery(FOR_WEBHOOK).execute(Tuple.of(webhookId, reason)).replaceWithVoid();
     }
 
+    @Scheduled(every = "15s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> orphans() {
-        return pool.query(ORPHANS).execute().replaceWithVoid();
+        return pool.query(ORPHANS).execute().replaceWithVoid().onFailure().recoverWithNull();
     }
 }

@@ -3,7 +3,6 @@ package dev.hookfan.messaging;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Receiver;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.smallrye.reactive.messaging.memory.InMemoryConnector;
@@ -17,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,17 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * fresh (not due), so neither the poller nor the sweep sends them: a POST comes from the request or not at all.
  */
 @QuarkusTest
-@TestProfile(DeliveryRequestChannelTest.InMemoryRequests.class)
+@TestProfile(InMemoryChannels.class)
 class DeliveryRequestChannelTest {
-
-    public static class InMemoryRequests implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // Not InMemoryConnector.switchIncomingChannelsToInMemory: it also sets system properties, which outlive
-            // this profile and would switch the channel of every later test in the JVM.
-            return Map.of("mp.messaging.incoming." + ConsumerStart.DELIVERIES + ".connector", InMemoryConnector.CONNECTOR);
-        }
-    }
 
     static final String ORG = "org_requests";
 

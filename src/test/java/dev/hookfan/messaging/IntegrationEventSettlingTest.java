@@ -6,7 +6,6 @@ import com.rabbitmq.client.GetResponse;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.reactive.messaging.memory.InMemoryConnector;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
@@ -38,17 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * consumes the work queue here, so a tier's copy waits there once its pause is over, to be read.
  */
 @QuarkusTest
-@TestProfile(IntegrationEventSettlingTest.InMemoryEvents.class)
+@TestProfile(InMemoryChannels.class)
 class IntegrationEventSettlingTest {
-
-    public static class InMemoryEvents implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // Not InMemoryConnector.switchIncomingChannelsToInMemory: its system properties would outlive this profile.
-            return Map.of("mp.messaging.incoming." + ConsumerStart.EVENTS + ".connector", InMemoryConnector.CONNECTOR,
-                    "hookfan.messaging.concurrency", "1");
-        }
-    }
 
     static final String ORG = "org_settling";
 

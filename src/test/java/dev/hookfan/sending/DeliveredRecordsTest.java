@@ -45,7 +45,7 @@ class DeliveredRecordsTest {
 
     /**
      * Pending rows, as the fan-out writes them (no next attempt, V8); the sender is kept off them by a lease far in the
-     * future. With a next attempt they would be due, and their webhook exists nowhere: the backlog's orphan clean-up,
+     * future. With a next attempt they would be due, and their webhook exists nowhere: the orphan sweep (PendingCancellation),
      * every 15 s, cancelled them once mid-test.
      */
     /** The lease the rows carry, as a claim would have returned it. */
