@@ -15,9 +15,10 @@ import java.util.function.Function;
 
 /**
  * A consumer that handles many messages at once, each on a Vert.x context of its own (the one the connector emitted
- * it on, or a duplicate of it), as SmallRye calls a consuming method: up to {@code atOnce} of them, and no more bytes than the shared {@link BytesInHand}
- * allows. A method that returns a Uni takes one message at a time per channel copy; many at once over one connection
- * let the handlers share statements and commits. The rest wait, in order, as the broker delivered them.
+ * it on, or a duplicate of it), as SmallRye calls a consuming method: up to {@code atOnce} of them, and no more bytes
+ * than the shared {@link BytesInHand} allows. A method that returns a Uni takes one message at a time per channel
+ * copy; many at once over one connection let the handlers share statements and commits. The rest wait, in order, as
+ * the broker delivered them.
  */
 final class ConcurrentConsumption implements Flow.Subscriber<Message<byte[]>> {
 

@@ -15,9 +15,9 @@ import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 /**
- * The webhook and webhook_secret tables' one writer. Each change is one transaction, written out rather than
- * annotated because {@link WebhookChanged} must follow the commit: fired before, a concurrent lookup could cache
- * the old state again.
+ * Webhooks and their secrets as their owners change them (the sender writes a webhook's health, SecretResealer
+ * re-seals secrets). Each change is one transaction, written out rather than annotated because {@link WebhookChanged}
+ * must follow the commit: fired before, a concurrent lookup could cache the old state again.
  */
 @ApplicationScoped
 public class WebhookService {
