@@ -8,17 +8,14 @@ import io.restassured.http.ContentType;
 import io.smallrye.reactive.messaging.memory.InMemoryConnector;
 import jakarta.enterprise.inject.Any;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
@@ -41,8 +38,7 @@ class DeliveryRequestChannelTest {
 
     Receiver receiver;
     String webhookId;
-    final AtomicInteger acked = new AtomicInteger();
-    final AtomicInteger nacked = new AtomicInteger();
+    final Settlements settled = new Settlements();
 
     @BeforeEach
     void start() {
@@ -67,7 +63,7 @@ class DeliveryRequestChannelTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/requests").size() == 2);
         assertEquals(ids.stream().sorted().toList(),
                 receiver.requests("/requests").stream().map(request -> request.header("webhook-id")).sorted().toList());
-        await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> settled.acked.get() == 1);
     }
 
     @Test
@@ -78,7 +74,7 @@ class DeliveryRequestChannelTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/requests").size() == 1);
         assertEquals(id, receiver.requests("/requests").get(0).header("webhook-id"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> settled.acked.get() == 1);
     }
 
     @Test
@@ -90,9 +86,9 @@ class DeliveryRequestChannelTest {
         send("{\"deliveries\":[" + named(id) + "]}");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/requests").size() == 1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 3);
+        await().atMost(Duration.ofSeconds(5)).until(() -> settled.acked.get() == 3);
         await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> receiver.requests("/requests").size() == 1);
-        assertEquals(0, nacked.get());
+        assertEquals(0, settled.nacked.get());
     }
 
     @Test
@@ -104,18 +100,12 @@ class DeliveryRequestChannelTest {
 
         send("{\"deliveries\":[" + named(id) + "]}");
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> settled.acked.get() == 2);
         await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> receiver.requests("/requests").size() == 1);
     }
 
     private void send(String body) {
-        connector.source(ConsumerStart.DELIVERIES).send(Message.of(body.getBytes(StandardCharsets.UTF_8), () -> {
-            acked.incrementAndGet();
-            return CompletableFuture.completedFuture(null);
-        }, failure -> {
-            nacked.incrementAndGet();
-            return CompletableFuture.completedFuture(null);
-        }));
+        connector.source(ConsumerStart.DELIVERIES).send(settled.message(body, Metadata.empty()));
     }
 
     private String named(String id) {

@@ -11,21 +11,17 @@ import io.smallrye.reactive.messaging.memory.InMemoryConnector;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import jakarta.enterprise.inject.Any;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Constructor;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,8 +46,7 @@ class IntegrationEventSettlingTest {
     MessagingConfig config;
 
     Broker broker;
-    final AtomicInteger acked = new AtomicInteger();
-    final AtomicInteger nacked = new AtomicInteger();
+    final Settlements settled = new Settlements();
 
     @BeforeEach
     void start() {
@@ -73,9 +68,9 @@ class IntegrationEventSettlingTest {
 
         send(messageId, Broker.event("organization.member_added", ORG, "{\"userId\":\"u1\"}"), Map.of());
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> acked.get() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> settled.acked.get() == 1);
         assertEquals(1, Database.count("select count(*) from audit_entry where source_message_id = ?", messageId));
-        assertEquals(0, nacked.get());
+        assertEquals(0, settled.nacked.get());
         assertEquals(0, broker.count(Broker.DLQ));
     }
 
@@ -85,14 +80,14 @@ class IntegrationEventSettlingTest {
 
         send(messageId, Broker.event("test.flaky", ORG, "{\"failTimes\":1}"), Map.of("hookfan-attempt", 99));
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> acked.get() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> settled.acked.get() == 1);
         GetResponse copy = oneCopyIn(Broker.WORK_QUEUE);
         assertEquals(messageId, copy.getProps().getMessageId());
         // The publisher's own count is not trusted: without the broker's x-death this was attempt 1.
         assertEquals(1, ((Number) copy.getProps().getHeaders().get("hookfan-attempt")).intValue());
         assertTrue(copy.getProps().getHeaders().get("x-death").toString().contains(config.queue() + ".retry."),
                 copy.getProps().getHeaders().toString());
-        assertEquals(0, nacked.get());
+        assertEquals(0, settled.nacked.get());
     }
 
     @Test
@@ -103,7 +98,7 @@ class IntegrationEventSettlingTest {
         send(messageId, Broker.event("test.broken", ORG, "{\"failTimes\":-1}"), Map.of("hookfan-attempt", limit,
                 "x-death", List.of(Map.of("queue", config.queue() + ".retry.100ms", "reason", "expired", "count", 1L))));
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> acked.get() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> settled.acked.get() == 1);
         GetResponse dead = oneCopyIn(Broker.DLQ);
         assertEquals(limit + 1, ((Number) dead.getProps().getHeaders().get("hookfan-attempts")).intValue());
         String error = dead.getProps().getHeaders().get("hookfan-error").toString();
@@ -116,7 +111,7 @@ class IntegrationEventSettlingTest {
         send(Broker.newMessageId(), "not json {", Map.of());
         send(null, Broker.event("organization.member_added", ORG, "{}"), Map.of());
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> acked.get() == 2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> settled.acked.get() == 2);
         List<String> errors = new ArrayList<>();
         await().atMost(Duration.ofSeconds(5)).until(() -> {
             broker.drain(Broker.DLQ).forEach(dead -> errors.add(dead.getProps().getHeaders().get("hookfan-error").toString()));
@@ -124,7 +119,7 @@ class IntegrationEventSettlingTest {
         });
         assertTrue(errors.stream().allMatch(error -> error.startsWith("malformed: ")), errors.toString());
         assertTrue(errors.stream().anyMatch(error -> error.contains("no message_id")), errors.toString());
-        assertEquals(0, nacked.get());
+        assertEquals(0, settled.nacked.get());
     }
 
     private GetResponse oneCopyIn(String queue) {
@@ -138,14 +133,7 @@ class IntegrationEventSettlingTest {
     }
 
     private void send(String messageId, String body, Map<String, Object> headers) {
-        Message<byte[]> message = Message.of(body.getBytes(StandardCharsets.UTF_8), Metadata.of(metadata(messageId, headers)), () -> {
-            acked.incrementAndGet();
-            return CompletableFuture.completedFuture(null);
-        }, failure -> {
-            nacked.incrementAndGet();
-            return CompletableFuture.completedFuture(null);
-        });
-        connector.source(ConsumerStart.EVENTS).send(message);
+        connector.source(ConsumerStart.EVENTS).send(settled.message(body, Metadata.of(metadata(messageId, headers))));
     }
 
     /** What the RabbitMQ connector attaches to a delivery; its constructor is not public, so it is opened here. */
