@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -136,7 +135,7 @@ public final class Benchmark {
         }
         int messageSize = event(0, Clock.micros()).length;
         List<Double> rawRates = new ArrayList<>();
-        List<Map<String, Double>> rawAtRate = new ArrayList<>();
+        List<Phases.RawAtRate> rawAtRate = new ArrayList<>();
         for (int run = 1; run <= options.runs(); run++) {
             log("PerfTest run %d: %d s, %d-byte persistent messages, confirms %d, prefetch %d, %s queue", run,
                     options.rawSeconds(), messageSize, CONFIRM_WINDOW, PREFETCH, options.queueType());
@@ -146,24 +145,20 @@ public final class Benchmark {
             log("  raw broker: %.0f msg/s", rawRates.get(run - 1));
             if (!options.ingestAloneOnly()) {
                 int seconds = Math.min(options.latencySeconds(), 20);
-                Map<String, Double> atRate = RawBroker.atRate(AMQP_URI, options.queueType(), messageSize, CONFIRM_WINDOW,
+                Phases.RawAtRate atRate = RawBroker.atRate(AMQP_URI, options.queueType(), messageSize, CONFIRM_WINDOW,
                         PREFETCH, options.latencyRate(), seconds, raw.resolve("perftest-" + run + "-at-rate.log"));
                 publisher.delete("hookfan.bench.raw");
                 log("  raw broker at %d msg/s for %d s: consumer latency per second p50 %.1f ms, p99 %.1f ms (worst %.1f);"
-                                + " RabbitMQ %.0f %% of all cores", options.latencyRate(), seconds, atRate.get("raw_latency_p50_ms"),
-                        atRate.get("raw_latency_p99_ms"), atRate.get("raw_latency_worst_p99_ms"),
-                        atRate.get("raw_latency_rabbitmq_cpu_pct"));
+                                + " RabbitMQ %.0f %% of all cores", options.latencyRate(), seconds, atRate.p50Ms(),
+                        atRate.p99Ms(), atRate.worstP99Ms(), atRate.rabbitmqCpuPct());
                 rawAtRate.add(atRate);
             }
         }
         // The artifacts take turns within each run, so a machine's drift over the run touches both alike.
         for (int run = 1; run <= options.runs(); run++) {
             for (String artifact : options.artifacts()) {
-                Map<String, Double> figures = serviceRun(run, raw, artifact);
-                if (run <= rawAtRate.size()) {
-                    figures.putAll(rawAtRate.get(run - 1));
-                }
-                runs.computeIfAbsent(artifact, name -> new ArrayList<>()).add(figures);
+                Phases.Run measured = serviceRun(run, raw, artifact, run <= rawAtRate.size() ? rawAtRate.get(run - 1) : null);
+                runs.computeIfAbsent(artifact, name -> new ArrayList<>()).add(measured.figures());
             }
         }
         if (options.ingestAloneOnly()) {
@@ -205,9 +200,8 @@ public final class Benchmark {
                 "hookfan.webhooks.allow-private-addresses=true");
     }
 
-    private Map<String, Double> serviceRun(int run, Path raw, String artifact) throws Exception {
+    private Phases.Run serviceRun(int run, Path raw, String artifact, Phases.RawAtRate rawAtRate) throws Exception {
         runLabel = run + " (" + artifact + ")";
-        Map<String, Double> figures = new LinkedHashMap<>();
         List<String> properties = new ArrayList<>(serviceProperties());
         properties.addAll(tracing(artifact));
         long exportedBefore = traceSink == null ? 0 : traceSink.bytes();
@@ -215,7 +209,17 @@ public final class Benchmark {
         for (int i = 0; i < ids.length; i++) {
             ids[i] = UUID.randomUUID().toString();
         }
-        // 1a: ingest alone, as the issue allows: an ingest-only instance writes and requests, and nothing sends.
+        Phases.IngestAlone alone = ingestAlone(run, raw, artifact, properties, ids);
+        Phases.Sending sending = options.ingestAloneOnly() ? null : sending(run, raw, artifact, properties, ids);
+        Double traces = traceSink != null && Options.tracedPercent(artifact).isPresent()
+                ? (traceSink.bytes() - exportedBefore) / 1024.0 : null;
+        Phases.Run measured = new Phases.Run(alone, sending, rawAtRate, traces);
+        log("Run %d, %s: %s", run, artifact, measured.figures());
+        return measured;
+    }
+
+    /** 1a: ingest alone, as the issue allows: an ingest-only instance writes and requests, and nothing sends. */
+    private Phases.IngestAlone ingestAlone(int run, Path raw, String artifact, List<String> properties, String[] ids) throws Exception {
         List<String> ingestOnly = new ArrayList<>(properties);
         ingestOnly.add("hookfan.delivery.sending-enabled=false");
         log("Run %d: starting the packaged service (%s) as an ingest-only instance", run, artifact);
@@ -223,56 +227,59 @@ public final class Benchmark {
                 raw.resolve("service-" + artifact + "-" + run + "-ingest-only.log"))) {
             emptyAll();
             createWebhooks();
-            warmUp(service.pid(), false, "ingest_alone", figures);
+            int warmup = warmUp(service.pid(), false);
             startPhaseStatements();
             CpuMeter cpu = CpuMeter.start(service.pid());
-            ingest(ids, Clock.micros(), figures, "ingest_alone", false);
-            cpu.stop("ingest_alone", figures);
-            phaseStatements("ingest_alone", "ingest alone", ids.length, "event", run, figures);
+            Phases.Ingest ingest = ingest(ids, Clock.micros(), "ingest_alone", false);
+            Phases.Cpu used = cpu.stop();
+            Phases.Statements statements = phaseStatements("ingest alone", ids.length, "event");
             // Its requests must not reach the next instance, which would start sending them before it is measured idle.
             emptyAll();
+            return new Phases.IngestAlone(warmup, ingest, used, statements);
         }
-        if (options.ingestAloneOnly()) {
-            return figures;
-        }
+    }
+
+    /** 1b to 4 on a normal instance: ingest with the sender working, the replay, the sender alone, the latency phase. */
+    private Phases.Sending sending(int run, Path raw, String artifact, List<String> properties, String[] ids) throws Exception {
         log("Run %d: starting the packaged service (%s)", run, artifact);
         try (Service service = Service.start(options.artifact(artifact), properties, raw.resolve("service-" + artifact + "-" + run + ".log"))) {
-            figures.put("startup_ms", (double) service.startupMillis);
+            long startupMs = service.startupMillis;
             Thread.sleep(5000);
-            figures.put("idle_rss_mib", service.residentMiB("VmRSS"));
+            double idleRss = service.residentMiB("VmRSS");
             createWebhooks();
 
-            warmUp(service.pid(), true, "ingest", figures);
+            int warmup = warmUp(service.pid(), true);
             long base = Clock.micros();
             CpuMeter cpu = CpuMeter.start(service.pid());
-            ingest(ids, base, figures, "ingest", true);
-            cpu.stop("ingest", figures);
-            replay(ids, base, figures, run);
+            Phases.Ingest ingest = ingest(ids, base, "ingest", true);
+            Phases.Cpu ingestCpu = cpu.stop();
+            Phases.Replay replay = replay(ids, base);
             // What the phases before updated must be reported before the sender phase's heap-only share is read.
             awaitStatisticsReported();
+            List<Object[]> resend = reopenForSender();
+            Updates beforeSender = deliveryUpdates();
             startPhaseStatements();
             cpu = CpuMeter.start(service.pid());
-            long[] updatesBefore = sender(figures);
-            cpu.stop("sender", figures);
-            phaseStatements("sender", "sender", options.events(), "delivery", run, figures);
-            long[] latencyUpdatesBefore = heapOnlyUpdates("sender", updatesBefore, figures);
+            double senderRate = sender(resend);
+            Phases.Cpu senderCpu = cpu.stop();
+            Phases.Statements senderStatements = phaseStatements("sender", options.events(), "delivery");
+            Updates beforeLatency = heapOnlyUpdates("sender", beforeSender);
             startPhaseStatements();
             cpu = CpuMeter.start(service.pid());
-            latency(figures);
-            cpu.stop("latency", figures);
-            phaseStatements("latency", "latency phase", options.latencyRate() * options.latencySeconds(), "event", run, figures);
-            heapOnlyUpdates("latency", latencyUpdatesBefore, figures);
-            figures.put("peak_rss_mib", service.residentMiB("VmHWM"));
+            Phases.Latency latency = latency();
+            Phases.Cpu latencyCpu = cpu.stop();
+            Phases.Statements latencyStatements = phaseStatements("latency phase",
+                    options.latencyRate() * options.latencySeconds(), "event");
+            Updates afterLatency = heapOnlyUpdates("latency", beforeLatency);
+            double peakRss = service.residentMiB("VmHWM");
             long dead = publisher.count(DLQ);
             if (dead != 0) {
                 throw new IllegalStateException(dead + " messages in the DLQ: the run is not valid");
             }
+            return new Phases.Sending(startupMs, idleRss, warmup, ingest, ingestCpu, replay, senderRate, senderCpu,
+                    senderStatements, beforeLatency.heapOnlyPctSince(beforeSender), latency, latencyCpu, latencyStatements,
+                    afterLatency.heapOnlyPctSince(beforeLatency), peakRss);
         }
-        if (traceSink != null && Options.tracedPercent(artifact).isPresent()) {
-            figures.put("traces_exported_kib", (traceSink.bytes() - exportedBefore) / 1024.0);
-        }
-        log("Run %d, %s: %s", run, artifact, figures);
-        return figures;
     }
 
     /** Tracing on, as an operator switches it on (no rebuild), exporting OTLP/HTTP to the sink; nothing when off. */
@@ -311,16 +318,14 @@ public final class Benchmark {
      * The JIT compiles the hot paths during the first tens of thousands of events, on the cores the measured phases
      * need: rounds of --warmup events go through the whole path until the JIT compiler threads used less than
      * {@link #SETTLED_JIT_PCT} % of all cores over a round (at most --warmup-rounds rounds), and every figure is taken
-     * after them. Puts prefix_warmup_events.
+     * after them. Answers how many events it sent.
      */
-    void warmUp(long pid, boolean sending, String prefix, Map<String, Double> figures) throws Exception {
+    int warmUp(long pid, boolean sending) throws Exception {
         int rounds = 0;
         while (rounds < options.warmupRounds() && options.warmup() > 0) {
             CpuMeter cpu = CpuMeter.start(pid);
             warmUpRound(sending);
-            Map<String, Double> round = new HashMap<>();
-            cpu.stop("round", round);
-            double jit = round.get("round_jit_cpu_pct");
+            double jit = cpu.stop().jit();
             rounds++;
             log("  warm-up round %d: %d events, not measured; JIT compiler threads %.1f %% of all cores", rounds,
                     options.warmup(), jit);
@@ -328,7 +333,7 @@ public final class Benchmark {
                 break;
             }
         }
-        figures.put(prefix + "_warmup_events", (double) rounds * options.warmup());
+        return rounds * options.warmup();
     }
 
     private void warmUpRound(boolean sending) throws Exception {
@@ -348,9 +353,9 @@ public final class Benchmark {
 
     /**
      * 1: unique events as fast as the broker takes them, until every delivery row exists and, when the instance
-     * sends, every POST arrived. Figures are named after the phase: ingest_alone or ingest (the sender working too).
+     * sends, every POST arrived. The phase names it in the log.
      */
-    void ingest(String[] ids, long base, Map<String, Double> figures, String phase, boolean sending) throws Exception {
+    Phases.Ingest ingest(String[] ids, long base, String phase, boolean sending) throws Exception {
         long rowsBefore = db.count("select count(*) from webhook_delivery" + NOT_AGED);
         long newRows = (long) ids.length * WEBHOOKS_PER_ORGANIZATION;
         long expectedRows = rowsBefore + newRows;
@@ -368,29 +373,29 @@ public final class Benchmark {
         rowsWritten(createdBefore, newRows, expectedRows);
         // The end is the last row's own commit time, not the poll that saw it, so the poll can be slow and cheap.
         double rowsSeconds = (lastCreatedMicros() - startMicros) / 1e6;
-        Storage.read(db).since(storageBefore, ids.length).put(phase, figures);
+        Storage.PerEvent storage = Storage.read(db).since(storageBefore, ids.length);
         long rows = db.count("select count(*) from webhook_delivery" + NOT_AGED);
         long distinct = db.count("select count(distinct (e.message_id, d.webhook_id)) from webhook_delivery d"
                 + " join delivery_event e on e.id = d.event_id" + NOT_AGED.replace("created_at", "d.created_at"));
         if (rows != expectedRows || distinct != expectedRows) {
             throw new IllegalStateException(rows + " rows, " + distinct + " distinct (message, webhook): expected " + expectedRows);
         }
-        figures.put(phase + "_publish_events_per_s", ids.length / publishSeconds);
-        figures.put(phase + "_events_per_s", ids.length / rowsSeconds);
-        figures.put(phase + "_deliveries_per_s", newRows / rowsSeconds);
         log("  %s: %.0f events/s (%.0f deliveries/s) persisted", phase, ids.length / rowsSeconds, newRows / rowsSeconds);
         if (sending) {
             waitUntil(() -> receiver.posts() - postsBefore, newRows);
             double postsSeconds = (receiver.lastPostMicros() - startMicros) / 1e6;
-            figures.put(phase + "_sent_per_s", newRows / postsSeconds);
             log("  %s: all %d POSTs received after %.1f s", phase, newRows, postsSeconds);
-        } else if (receiver.posts() != postsBefore) {
+            return new Phases.Ingest(storage, ids.length / publishSeconds, ids.length / rowsSeconds, newRows / rowsSeconds,
+                    newRows / postsSeconds);
+        }
+        if (receiver.posts() != postsBefore) {
             throw new IllegalStateException((receiver.posts() - postsBefore) + " POSTs from an instance that should send nothing");
         }
+        return new Phases.Ingest(storage, ids.length / publishSeconds, ids.length / rowsSeconds, newRows / rowsSeconds, null);
     }
 
     /** 3: the same events again: the rate, and every statement PostgreSQL ran meanwhile, per replayed event. */
-    private void replay(String[] ids, long base, Map<String, Double> figures, int run) throws Exception {
+    private Phases.Replay replay(String[] ids, long base) throws Exception {
         long rowsBefore = db.count("select count(*) from webhook_delivery" + NOT_AGED);
         long postsBefore = receiver.posts();
         double consumedBefore = Service.metric("hookfan_events_consumed_total");
@@ -417,22 +422,19 @@ public final class Benchmark {
                     .append(" | `").append(query.length() > 160 ? query.substring(0, 160) + "…" : query).append("` |\n");
         }
         long writes = byKind.getOrDefault("insert", 0L) + byKind.getOrDefault("update", 0L) + byKind.getOrDefault("delete", 0L);
-        figures.put("replay_events_per_s", ids.length / replaySeconds);
-        figures.put("replay_selects_per_event", (double) byKind.getOrDefault("select", 0L) / ids.length);
-        figures.put("replay_writes_per_event", (double) writes / ids.length);
-        figures.put("replay_transactions_per_event", (double) byKind.getOrDefault("begin", 0L) / ids.length);
-        figures.put("replay_new_rows", (double) (db.count("select count(*) from webhook_delivery") - rowsBefore));
-        figures.put("replay_posts", (double) (receiver.posts() - postsBefore));
-        log("  replay: %.0f events/s; per event %.4f SELECT, %.4f INSERT/UPDATE/DELETE, %.4f BEGIN; %s new rows, %s POSTs",
-                ids.length / replaySeconds, figures.get("replay_selects_per_event"), figures.get("replay_writes_per_event"),
-                figures.get("replay_transactions_per_event"), figures.get("replay_new_rows"), figures.get("replay_posts"));
+        Phases.Replay replay = new Phases.Replay(ids.length / replaySeconds, (double) byKind.getOrDefault("select", 0L) / ids.length,
+                (double) writes / ids.length, (double) byKind.getOrDefault("begin", 0L) / ids.length,
+                db.count("select count(*) from webhook_delivery") - rowsBefore, receiver.posts() - postsBefore);
+        log("  replay: %.0f events/s; per event %.4f SELECT, %.4f INSERT/UPDATE/DELETE, %.4f BEGIN; %d new rows, %d POSTs",
+                replay.eventsPerS(), replay.selectsPerEvent(), replay.writesPerEvent(), replay.transactionsPerEvent(),
+                replay.newRows(), replay.posts());
+        return replay;
     }
 
     /**
      * What PostgreSQL spent on a phase, statement by statement and per event or delivery (pg_stat_statements, reset
      * before it; planning is tracked, bench/run.sh turns that on): where the next gain must come from. Commits and their
-     * WAL flushes are not statements. Puts phase_pg_plan_us_per_unit, phase_pg_exec_us_per_unit and
-     * phase_wal_bytes_per_unit.
+     * WAL flushes are not statements.
      */
     private void startPhaseStatements() throws Exception {
         db.execute("select pg_stat_statements_reset()");
@@ -453,14 +455,11 @@ public final class Benchmark {
         return db.count("select deadlocks from pg_stat_database where datname = '" + DATABASE + "'");
     }
 
-    private void phaseStatements(String phase, String label, int units, String unit, int run, Map<String, Double> figures)
-            throws Exception {
+    private Phases.Statements phaseStatements(String label, int units, String unit) throws Exception {
         List<Object[]> ran = serviceStatements("s.calls, s.total_exec_time, s.wal_bytes, s.wal_fpi, s.shared_blks_dirtied,"
                 + " s.query, s.total_plan_time", "s.total_exec_time");
         long checkpoints = checkpoints() - checkpointsBefore;
         long deadlocks = deadlocks() - deadlocksBefore;
-        figures.put(phase + "_checkpoints", (double) checkpoints);
-        figures.put(phase + "_deadlocks", (double) deadlocks);
         phaseStatements.append("\nRun ").append(runLabel).append(", ").append(label).append(", ").append(units).append(' ').append(unit)
                 .append("s, ").append(checkpoints).append(" checkpoint(s) begun during it, ").append(deadlocks)
                 .append(" deadlock(s), per ").append(unit).append(":\n\n| calls | planning µs | execution µs | WAL bytes | full-page images"
@@ -480,18 +479,16 @@ public final class Benchmark {
                     ((Number) row[0]).doubleValue() / units, plan, exec, wal, ((Number) row[3]).doubleValue() / units,
                     ((Number) row[4]).doubleValue() / units, query.length() > 160 ? query.substring(0, 160) + "…" : query));
         }
-        figures.put(phase + "_pg_plan_us_per_" + unit, planMicros);
-        figures.put(phase + "_pg_exec_us_per_" + unit, execMicros);
-        figures.put(phase + "_wal_bytes_per_" + unit, walBytes);
         log("  %s: PostgreSQL statements planned in %.0f µs, run in %.0f µs, %.0f WAL bytes per %s; %d checkpoint(s), %d deadlock(s)",
                 label, planMicros, execMicros, walBytes, unit, checkpoints, deadlocks);
+        return new Phases.Statements(unit, planMicros, execMicros, walBytes, checkpoints, deadlocks);
     }
 
     /**
-     * 5: the sender alone: pending deliveries whose delivery_requested messages are published at once. Returns the
-     * delivery row updates before it, for {@link #heapOnlyUpdates(String, long[], Map)}.
+     * Before the sender phase: the first --events deliveries pending again with nothing attempted; answers them (id,
+     * webhook, organization).
      */
-    private long[] sender(Map<String, Double> figures) throws Exception {
+    private List<Object[]> reopenForSender() throws Exception {
         int count = options.events();
         // Pending again with nothing attempted, as fresh rows are: no next attempt, and a sweep row due after the
         // default sweep grace (V8). The fast path sends them as send permits free up, and the poller sweeps only what a
@@ -506,7 +503,12 @@ public final class Benchmark {
         db.execute("delete from delivery_attempt where delivery_id in (select id from bench_resend)");
         List<Object[]> resend = db.query("select id, webhook_id, organization_id from bench_resend");
         db.execute("drop table bench_resend");
-        long[] updatesBefore = deliveryUpdates();
+        return resend;
+    }
+
+    /** 5: the sender alone: the reopened deliveries' delivery_requested messages published at once; deliveries/s. */
+    private double sender(List<Object[]> resend) throws Exception {
+        int count = resend.size();
         long postsBefore = receiver.posts();
         log("  sender: %d delivery requests", count);
         long startMicros = Clock.micros();
@@ -523,9 +525,8 @@ public final class Benchmark {
         double seconds = (receiver.lastPostMicros() - startMicros) / 1e6;
         waitUntil(() -> count("select count(*) from webhook_delivery where status = 'delivered'"),
                 db.count("select count(*) from webhook_delivery"));
-        figures.put("sender_deliveries_per_s", count / seconds);
         log("  sender: %.0f deliveries/s, signed", count / seconds);
-        return updatesBefore;
+        return count / seconds;
     }
 
     /** These columns of every statement the service ran in its database since the last reset, most first by orderBy. */
@@ -535,17 +536,23 @@ public final class Benchmark {
                 + " order by " + orderBy + " desc");
     }
 
+    /** Updates of delivery rows so far, and how many of them were heap-only (no new index entries). */
+    record Updates(long all, long heapOnly) {
+        double heapOnlyPctSince(Updates before) {
+            return 100.0 * (heapOnly - before.heapOnly) / Math.max(1, all - before.all);
+        }
+    }
+
     /**
      * After a phase and its CPU figures: how many of its delivery row updates were heap-only (an update that finds no
      * room on its row's page writes new entries in every index). Answers the counts it read, the next phase's start.
      */
-    private long[] heapOnlyUpdates(String phase, long[] updatesBefore, Map<String, Double> figures) throws Exception {
+    private Updates heapOnlyUpdates(String phase, Updates before) throws Exception {
         awaitStatisticsReported();
-        long[] updatesAfter = deliveryUpdates();
-        double heapOnly = 100.0 * (updatesAfter[1] - updatesBefore[1]) / Math.max(1, updatesAfter[0] - updatesBefore[0]);
-        figures.put(phase + "_heap_only_updates_pct", heapOnly);
-        log("  %s: %d delivery row updates, %.1f %% of them heap-only", phase, updatesAfter[0] - updatesBefore[0], heapOnly);
-        return updatesAfter;
+        Updates after = deliveryUpdates();
+        log("  %s: %d delivery row updates, %.1f %% of them heap-only", phase, after.all() - before.all(),
+                after.heapOnlyPctSince(before));
+        return after;
     }
 
     /** An idle backend reports its table statistics within 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL). */
@@ -553,16 +560,15 @@ public final class Benchmark {
         Thread.sleep(11_000);
     }
 
-    /** Updates of delivery rows so far, and how many of them were heap-only (no new index entries): {all, heap-only}. */
-    private long[] deliveryUpdates() throws Exception {
+    private Updates deliveryUpdates() throws Exception {
         // Our own backend's pending statistics first, so the set-up's updates are not counted as the sender's.
         db.query("select pg_stat_force_next_flush()");
         Object[] row = db.query("select n_tup_upd, n_tup_hot_upd from pg_stat_user_tables where relname = 'webhook_delivery'").get(0);
-        return new long[]{((Number) row[0]).longValue(), ((Number) row[1]).longValue()};
+        return new Updates(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
     }
 
     /** 4: a fixed offered rate; publish→row written and publish→POST received, per delivery. */
-    private void latency(Map<String, Double> figures) throws Exception {
+    private Phases.Latency latency() throws Exception {
         int events = options.latencyRate() * options.latencySeconds();
         long expectedRows = db.count("select count(*) from webhook_delivery") + (long) events * WEBHOOKS_PER_ORGANIZATION;
         long postsBefore = receiver.posts();
@@ -597,14 +603,13 @@ public final class Benchmark {
         phaseStatements.append("\nPublish → delivery row written, p99 ms of each second of the latency phase: ").append(perSecond).append('\n');
         log("  latency: publish → row p99 ms per second: %s", perSecond);
         long[] posted = receiver.latencies();
-        figures.put("latency_offered_events_per_s", events / offeredSeconds);
-        figures.put("latency_persisted_p50_ms", ((Number) persisted[0]).doubleValue() / 1000);
-        figures.put("latency_persisted_p99_ms", ((Number) persisted[1]).doubleValue() / 1000);
-        figures.put("latency_post_p50_ms", Stats.percentile(posted, 50) / 1000.0);
-        figures.put("latency_post_p99_ms", Stats.percentile(posted, 99) / 1000.0);
+        Phases.Latency latency = new Phases.Latency(events / offeredSeconds, ((Number) persisted[0]).doubleValue() / 1000,
+                ((Number) persisted[1]).doubleValue() / 1000, Stats.percentile(posted, 50) / 1000.0,
+                Stats.percentile(posted, 99) / 1000.0);
         log("  latency at %.0f events/s: persisted p50 %.1f ms p99 %.1f ms (%s rows); POST p50 %.1f ms p99 %.1f ms (%d POSTs)",
-                events / offeredSeconds, figures.get("latency_persisted_p50_ms"), figures.get("latency_persisted_p99_ms"),
-                persisted[2], figures.get("latency_post_p50_ms"), figures.get("latency_post_p99_ms"), posted.length);
+                latency.offeredEventsPerS(), latency.persistedP50Ms(), latency.persistedP99Ms(), persisted[2],
+                latency.postP50Ms(), latency.postP99Ms(), posted.length);
+        return latency;
     }
 
     private String machine() throws Exception {

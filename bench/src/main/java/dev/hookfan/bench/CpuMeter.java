@@ -3,7 +3,6 @@ package dev.hookfan.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -30,16 +29,13 @@ final class CpuMeter {
         return new CpuMeter(pid);
     }
 
-    /** Puts prefix_{service,jit,postgres,rabbitmq,bench,machine}_cpu_pct: percent of all cores since start. */
-    void stop(String prefix, Map<String, Double> figures) throws IOException {
+    /** Each part's percent of all cores since start. */
+    Phases.Cpu stop() throws IOException {
         Ticks end = read();
         double total = end.total() - start.total();
-        figures.put(prefix + "_service_cpu_pct", 100 * (end.service() - start.service()) / total);
-        figures.put(prefix + "_jit_cpu_pct", 100 * (end.jit() - start.jit()) / total);
-        figures.put(prefix + "_postgres_cpu_pct", 100 * (end.postgres() - start.postgres()) / total);
-        figures.put(prefix + "_rabbitmq_cpu_pct", 100 * (end.rabbitmq() - start.rabbitmq()) / total);
-        figures.put(prefix + "_bench_cpu_pct", 100 * (end.bench() - start.bench()) / total);
-        figures.put(prefix + "_machine_cpu_pct", 100 * (end.busy() - start.busy()) / total);
+        return new Phases.Cpu(100 * (end.service() - start.service()) / total, 100 * (end.jit() - start.jit()) / total,
+                100 * (end.postgres() - start.postgres()) / total, 100 * (end.rabbitmq() - start.rabbitmq()) / total,
+                100 * (end.bench() - start.bench()) / total, 100 * (end.busy() - start.busy()) / total);
     }
 
     private Ticks read() throws IOException {

@@ -5,10 +5,7 @@ import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,7 +28,7 @@ final class RawBroker {
 
     static double receivingRate(String uri, String queueType, int messageSize, int confirmWindow, int prefetch,
                                 int seconds, Path log) throws Exception {
-        String output = perfTest(uri, queueType, messageSize, confirmWindow, prefetch, seconds, List.of(), log, null);
+        String output = perfTest(uri, queueType, messageSize, confirmWindow, prefetch, seconds, List.of(), log, false).output();
         Matcher rate = RECEIVING.matcher(output);
         if (!rate.find()) {
             throw new IllegalStateException("PerfTest printed no receiving rate, see " + log);
@@ -43,14 +40,13 @@ final class RawBroker {
      * The same producer and consumer held to the latency phase's rate: the broker's own publish → consume latency and
      * CPU at that rate, a part of the service's figures that no change to the service can remove. PerfTest prints
      * percentiles per second, which do not merge: answers the median over its seconds of each second's median
-     * (raw_latency_p50_ms) and p99 (raw_latency_p99_ms), the worst second's p99 (raw_latency_worst_p99_ms), and
-     * raw_latency_{rabbitmq,machine}_cpu_pct.
+     * and p99, the worst second's p99, and the broker's and the machine's CPU.
      */
-    static Map<String, Double> atRate(String uri, String queueType, int messageSize, int confirmWindow, int prefetch,
-                                      int rate, int seconds, Path log) throws Exception {
-        Map<String, Double> cpu = new HashMap<>();
-        String output = perfTest(uri, queueType, messageSize, confirmWindow, prefetch, seconds,
-                List.of("--rate", Integer.toString(rate)), log, cpu);
+    static Phases.RawAtRate atRate(String uri, String queueType, int messageSize, int confirmWindow, int prefetch,
+                                   int rate, int seconds, Path log) throws Exception {
+        Ran ran = perfTest(uri, queueType, messageSize, confirmWindow, prefetch, seconds,
+                List.of("--rate", Integer.toString(rate)), log, true);
+        String output = ran.output();
         List<Double> medians = new ArrayList<>();
         List<Double> p99s = new ArrayList<>();
         Matcher second = SECOND.matcher(output);
@@ -63,19 +59,18 @@ final class RawBroker {
         if (p99s.isEmpty()) {
             throw new IllegalStateException("PerfTest printed no consumer latency after its first seconds, see " + log);
         }
-        Map<String, Double> figures = new LinkedHashMap<>();
-        figures.put("raw_latency_p50_ms", Stats.median(medians));
-        figures.put("raw_latency_p99_ms", Stats.median(p99s));
-        figures.put("raw_latency_worst_p99_ms", p99s.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
         // Of CpuMeter's shares, the "service" one here is PerfTest itself: only the broker's and the machine's are kept.
-        figures.put("raw_latency_rabbitmq_cpu_pct", cpu.get("raw_latency_rabbitmq_cpu_pct"));
-        figures.put("raw_latency_machine_cpu_pct", cpu.get("raw_latency_machine_cpu_pct"));
-        return figures;
+        return new Phases.RawAtRate(Stats.median(medians), Stats.median(p99s),
+                p99s.stream().mapToDouble(Double::doubleValue).max().orElseThrow(), ran.cpu().rabbitmq(), ran.cpu().machine());
     }
 
-    /** Runs PerfTest to its end and answers what it printed; with cpu given, also where the CPU went meanwhile. */
-    private static String perfTest(String uri, String queueType, int messageSize, int confirmWindow, int prefetch,
-                                   int seconds, List<String> extra, Path log, Map<String, Double> cpu) throws Exception {
+    /** What PerfTest printed, and where the CPU went meanwhile (null unless metered). */
+    private record Ran(String output, Phases.Cpu cpu) {
+    }
+
+    /** Runs PerfTest to its end. */
+    private static Ran perfTest(String uri, String queueType, int messageSize, int confirmWindow, int prefetch,
+                                int seconds, List<String> extra, Path log, boolean meterCpu) throws Exception {
         String classpath = System.getProperty("java.class.path");
         List<String> command = new ArrayList<>(List.of("java", "-cp", classpath, "com.rabbitmq.perf.PerfTest",
                 "--uri", uri, "--producers", "1", "--consumers", "1", "--size", Integer.toString(messageSize),
@@ -84,7 +79,8 @@ final class RawBroker {
                 "--time", Integer.toString(seconds)));
         command.addAll(extra);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        CpuMeter meter = cpu == null ? null : CpuMeter.start(process.pid());
+        CpuMeter meter = meterCpu ? CpuMeter.start(process.pid()) : null;
+        Phases.Cpu cpu = null;
         StringBuilder output = new StringBuilder();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream()))) {
             String line;
@@ -92,7 +88,7 @@ final class RawBroker {
                 output.append(line).append('\n');
                 // The run is over and PerfTest still alive to be read: the CPU figures cover the run alone.
                 if (meter != null && line.contains("test stopped")) {
-                    meter.stop("raw_latency", cpu);
+                    cpu = meter.stop();
                     meter = null;
                 }
             }
@@ -103,6 +99,6 @@ final class RawBroker {
             throw new IllegalStateException("PerfTest failed (exit " + exit + (meter != null ? ", never stopped" : "")
                     + "), see " + log);
         }
-        return output.toString();
+        return new Ran(output.toString(), cpu);
     }
 }

@@ -1,7 +1,5 @@
 package dev.hookfan.bench;
 
-import java.util.Map;
-
 /**
  * What the service's tables take on disk (heap, TOAST, indexes and their free-space maps: pg_total_relation_size) and
  * where the WAL stands, read before and after a phase: bytes on disk and WAL bytes per event. The WAL is the whole
@@ -23,9 +21,5 @@ record Storage(long tableBytes, long walPosition) {
     }
 
     record PerEvent(double diskBytes, double walBytes) {
-        void put(String phase, Map<String, Double> figures) {
-            figures.put(phase + "_disk_bytes_per_event", diskBytes);
-            figures.put(phase + "_total_wal_bytes_per_event", walBytes);
-        }
     }
 }

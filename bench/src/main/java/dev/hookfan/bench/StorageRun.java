@@ -4,10 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -60,7 +58,7 @@ final class StorageRun {
             Benchmark.WEBHOOKS_PER_ORGANIZATION = shape.fanOut();
             int messageSize = Benchmark.event(0, Clock.micros()).length;
             List<Double> rawRates = new ArrayList<>();
-            List<Map<String, Double>> runs = new ArrayList<>();
+            List<Phases.Ingest> runs = new ArrayList<>();
             for (int run = 1; run <= options.runs(); run++) {
                 rawRates.add(RawBroker.receivingRate(Benchmark.AMQP_URI, options.queueType(), messageSize, Benchmark.CONFIRM_WINDOW,
                         Benchmark.PREFETCH, options.rawSeconds(), raw.resolve("perftest-storage-" + shape.fanOut() + "x"
@@ -71,8 +69,9 @@ final class StorageRun {
             String target = shape.fanOut() == 5 && shape.dataBytes() == 4096 ? "disk ≤ 2 × 4096 + 5 × 600 = 11,192"
                     : shape.dataBytes() == 1024 ? "÷ raw ≥ 0.5" : "";
             md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f | %s | %s | %s |%n", shape.label(), Stats.summary(rawRates, 0),
-                    summary(runs, "storage_events_per_s", 0), median(runs, "storage_events_per_s") / Stats.median(rawRates),
-                    summary(runs, "storage_disk_bytes_per_event", 0), summary(runs, "storage_total_wal_bytes_per_event", 0), target));
+                    summary(runs, Phases.Ingest::eventsPerS), Stats.median(runs.stream().map(Phases.Ingest::eventsPerS).toList())
+                            / Stats.median(rawRates), summary(runs, ingest -> ingest.storage().diskBytes()),
+                    summary(runs, ingest -> ingest.storage().walBytes()), target));
         }
         Shape first = shapes.get(0);
         Payload.dataBytes = first.dataBytes();
@@ -84,19 +83,18 @@ final class StorageRun {
         System.out.println(md);
     }
 
-    private Map<String, Double> ingestAlone(Shape shape, int run, Path raw) throws Exception {
-        Map<String, Double> figures = new LinkedHashMap<>();
+    private Phases.Ingest ingestAlone(Shape shape, int run, Path raw) throws Exception {
         List<String> properties = new ArrayList<>(bench.serviceProperties());
         properties.add("hookfan.delivery.sending-enabled=false");
         Benchmark.log("Storage, %s, run %d", shape.label(), run);
         try (Service service = Service.start(options.jar(), properties, raw.resolve("service-storage-" + run + ".log"))) {
             bench.emptyAll();
             bench.createWebhooks();
-            bench.warmUp(service.pid(), false, "storage", figures);
-            bench.ingest(ids(options.events()), Clock.micros(), figures, "storage", false);
+            bench.warmUp(service.pid(), false);
+            Phases.Ingest ingest = bench.ingest(ids(options.events()), Clock.micros(), "storage", false);
             bench.emptyAll();
+            return ingest;
         }
-        return figures;
     }
 
     /**
@@ -115,17 +113,14 @@ final class StorageRun {
         try (Service service = Service.start(options.jar(), properties, raw.resolve("service-storage-purge.log"))) {
             bench.emptyAll();
             bench.createWebhooks();
-            Map<String, Double> figures = new LinkedHashMap<>();
-            bench.warmUp(service.pid(), false, "purge", figures);
+            bench.warmUp(service.pid(), false);
             for (int run = 1; run <= options.runs(); run++) {
-                bench.ingest(ids(options.events()), Clock.micros(), figures, "purge_idle", false);
-                without.add(figures.get("purge_idle_events_per_s"));
+                without.add(bench.ingest(ids(options.events()), Clock.micros(), "purge_idle", false).eventsPerS());
                 agedBacklog(shape, options.backlogEvents());
                 double purgedBefore = Service.metric("hookfan_retention_purged_total", "table=\"webhook_delivery\"");
                 long start = System.nanoTime();
-                bench.ingest(ids(options.events()), Clock.micros(), figures, "purge_working", false);
+                with.add(bench.ingest(ids(options.events()), Clock.micros(), "purge_working", false).eventsPerS());
                 double seconds = (System.nanoTime() - start) / 1e9;
-                with.add(figures.get("purge_working_events_per_s"));
                 purgedPerSecond.add((Service.metric("hookfan_retention_purged_total", "table=\"webhook_delivery\"") - purgedBefore) / seconds);
                 backlogLeft.add((double) db.count("select count(*) from webhook_delivery where created_at < now() - interval '1 day'"));
                 Benchmark.log("  purge round %d: %.0f events/s without, %.0f with; %.0f deliveries purged/s, %.0f aged left",
@@ -177,11 +172,7 @@ final class StorageRun {
         return ids;
     }
 
-    private static String summary(List<Map<String, Double>> runs, String key, int decimals) {
-        return Stats.summary(runs.stream().map(run -> run.get(key)).toList(), decimals);
-    }
-
-    private static double median(List<Map<String, Double>> runs, String key) {
-        return Stats.median(runs.stream().map(run -> run.get(key)).toList());
+    private static String summary(List<Phases.Ingest> runs, java.util.function.ToDoubleFunction<Phases.Ingest> figure) {
+        return Stats.summary(runs.stream().map(figure::applyAsDouble).toList(), 0);
     }
 }
