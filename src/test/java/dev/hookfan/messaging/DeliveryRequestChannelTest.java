@@ -115,8 +115,7 @@ class DeliveryRequestChannelTest {
     /** A pending row as a fan-out writes it, not yet due: only a request sends it. */
     private String freshRow() {
         String id = UUID.randomUUID().toString().replace("-", "");
-        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, attempts,"
-                + " next_attempt_at, created_at) values (?, ?, ?, ?, 'pending', 0, null, now())", id, webhookId, ORG, Database.EVENT);
+        Database.pendingDelivery(id, webhookId, ORG, "null");
         return id;
     }
 }

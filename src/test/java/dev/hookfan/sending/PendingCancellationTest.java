@@ -58,8 +58,6 @@ class PendingCancellationTest {
     }
 
     private void row(String id, String webhook, String nextAttemptAt) {
-        Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, attempts,"
-                + " next_attempt_at, created_at) values (?, ?, ?, ?, 'pending', 0, " + nextAttemptAt + ", now())",
-                id, webhook, ORG, Database.EVENT);
+        Database.pendingDelivery(id, webhook, ORG, nextAttemptAt);
     }
 }

@@ -92,6 +92,13 @@ public final class Database {
         }
     }
 
+    /** A pending delivery of {@link #EVENT}, as a fan-out writes it; {@code nextAttemptAt} is SQL ("null": not due). */
+    public static void pendingDelivery(String id, String webhookId, String organizationId, String nextAttemptAt) {
+        update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status, attempts,"
+                + " next_attempt_at, created_at) values (?, ?, ?, ?, 'pending', 0, " + nextAttemptAt + ", now())",
+                id, webhookId, organizationId, EVENT);
+    }
+
     public static int update(String sql, Object... parameters) {
         try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters)) {
             return statement.executeUpdate();
