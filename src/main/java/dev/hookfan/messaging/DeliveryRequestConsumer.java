@@ -22,7 +22,8 @@ import java.util.concurrent.Flow;
 /**
  * The sender's fast path. The database, not this message, is the source of truth: the message is acked once its
  * deliveries are queued in the sender's scheduler (or, past its bound, left due in the database), and whatever a lost
- * message or a crash misses the poller finds. Requests never wait behind one another's webhooks.
+ * message or a crash misses the poller finds. Requests never wait behind one another's webhooks; they wait, unread
+ * and in the broker, only while the instance has no room to start any send.
  */
 @Singleton
 public class DeliveryRequestConsumer {
@@ -67,6 +68,10 @@ public class DeliveryRequestConsumer {
     }
 
     private Uni<Void> queue(Message<byte[]> message) {
+        return sender.room().chain(() -> queueNow(message));
+    }
+
+    private Uni<Void> queueNow(Message<byte[]> message) {
         Requested requested = requested(message);
         Uni<Void> queued;
         if (!requested.deliveries().isEmpty()) {

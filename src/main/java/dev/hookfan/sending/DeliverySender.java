@@ -94,6 +94,22 @@ public class DeliverySender {
         return overflow.isEmpty() ? Uni.createFrom().voidItem() : claims.makeDue(overflow);
     }
 
+    /**
+     * Completes, on the caller's context, once a send could start in this instance. A delivery request waits for it
+     * before it is read, so while every send is taken (subscribers in an outage) requests stay in the broker instead
+     * of filling memory and the event loops; with room, none waits.
+     */
+    public Uni<Void> room() {
+        io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
+        return Uni.createFrom().emitter(emitter -> scheduler.whenRoom(() -> {
+            if (context == null || io.vertx.core.Vertx.currentContext() == context) {
+                emitter.complete(null);
+            } else {
+                context.runOnContext(ignored -> emitter.complete(null));
+            }
+        }));
+    }
+
     /** A request that names only delivery ids (an earlier version's): their webhooks are looked up first. */
     public Uni<Void> requestedIds(List<String> deliveryIds) {
         return claims.describe(deliveryIds).chain(this::requested);

@@ -85,6 +85,12 @@ final class SendLane {
         return new RequestedDelivery(id, webhookId, org.id);
     }
 
+    /** A refill ended; when it found less than it asked for, the database holds no more of its due work. */
+    void refilled(boolean exhausted) {
+        refilling = false;
+        overflowed &= !exhausted;
+    }
+
     /** Has queued work, is under its share of sends (twice the posts, so claims overlap posts) and not held back. */
     boolean mayBeReady(int maxPerWebhook) {
         int limit = known ? 2 * maxPerWebhook : 1;

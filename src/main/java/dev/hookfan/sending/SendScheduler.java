@@ -3,7 +3,6 @@ package dev.hookfan.sending;
 import dev.hookfan.deliveries.RequestedDelivery;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,11 +27,12 @@ final class SendScheduler {
     private final Set<String> queuedIds = new HashSet<>();
     /** Started and not yet finished: named again meanwhile, a delivery is not queued a second time. */
     private final Set<String> startedIds = new HashSet<>();
-    private int inFlight;
+    private final InstanceRoom room;
 
     SendScheduler(SendLimits limits, SendClock clock, Consumer<RequestedDelivery> starter) {
         this.limits = limits;
         this.turns = new SendTurns(limits.maxPerOrganization());
+        this.room = new InstanceRoom(limits.maxInFlight());
         this.clock = clock;
         this.starter = starter;
     }
@@ -61,9 +61,9 @@ final class SendScheduler {
     }
 
     /**
-     * Completes once the delivery, claimed, may be posted: at most maxPerWebhook posts to one webhook at once. A lane
-     * starts up to as many again, so the next claims run while posts are under way and each slot goes from one
-     * answer straight to the next post; a claimed delivery waits here at most one post's time, well within its lease.
+     * Runs {@code post} once the claimed delivery may be posted (maxPerWebhook posts per webhook). A lane starts as
+     * many again, so claims run while posts are under way; a claimed delivery waits at most one post (its lease is
+     * far longer).
      */
     void whenPostable(RequestedDelivery delivery, Runnable post) {
         synchronized (this) {
@@ -76,9 +76,8 @@ final class SendScheduler {
     }
 
     /**
-     * A send's exchange with its subscriber ended (answered, failed, or never began; {@code posted} if it had its
-     * turn to post): the webhook's and the organization's room goes to the next in line. Its room in the instance
-     * is kept until {@link #finished}.
+     * A send's exchange ended (answered, failed, or never began; {@code posted} if it had its turn to post): the
+     * webhook's and the organization's room goes to the next in line; the instance's is kept until {@link #finished}.
      */
     void answered(RequestedDelivery delivery, boolean posted) {
         Runnable next = null;
@@ -105,7 +104,7 @@ final class SendScheduler {
         int refill = 0;
         synchronized (this) {
             startedIds.remove(delivery.id());
-            inFlight--;
+            room.inFlight--;
             SendLane lane = turns.lanes.get(delivery.webhookId());
             if (lane != null) {
                 refill = lane.startRefill(limits, limits.maxQueued() - queuedIds.size());
@@ -113,13 +112,15 @@ final class SendScheduler {
             }
         }
         pump();
+        List<Runnable> released;
+        synchronized (this) {
+            released = room.released();
+        }
+        released.forEach(Runnable::run);
         return refill;
     }
 
-    /**
-     * What the webhook's settings say, learnt at each start from the directory: its rate (deliveries per second for
-     * this instance's share, 0 for none). Until the first answer a lane sends one at a time.
-     */
+    /** The webhook's rate, learnt at each start (this instance's share, 0 for none); until known, one at a time. */
     void rate(String webhookId, double perSecond) {
         synchronized (this) {
             SendLane lane = turns.lanes.get(webhookId);
@@ -147,24 +148,12 @@ final class SendScheduler {
 
     /** Webhooks whose due work the poller should leave alone: they have work here, or will refill themselves. */
     synchronized List<String> busyWebhooks() {
-        return turns.lanes.values().stream().filter(lane -> lane.busy(limits.maxPerWebhook())).map(lane -> lane.webhookId).toList();
+        return turns.busy(limits.maxPerWebhook());
     }
 
-    /**
-     * Lanes whose overflow should come back from the database now (their queue has run low): each is marked as
-     * refilling until {@link #refilled} says how it went. Answers webhook id → room.
-     */
+    /** Lanes whose overflow should come back now, each refilling until {@link #refilled}: webhook id → room. */
     synchronized Map<String, Integer> dueForRefill() {
-        Map<String, Integer> due = new HashMap<>();
-        int room = limits.maxQueued() - queuedIds.size();
-        for (SendLane lane : turns.lanes.values()) {
-            int wanted = lane.startRefill(limits, room);
-            if (wanted > 0) {
-                due.put(lane.webhookId, wanted);
-                room -= wanted;
-            }
-        }
-        return due;
+        return turns.startRefills(limits, limits.maxQueued() - queuedIds.size());
     }
 
     /** The poller found due work of these webhooks: each may have more, which it brings back itself when low. */
@@ -173,20 +162,37 @@ final class SendScheduler {
     }
 
     /** A refill ended; when it found less than it asked for, the database holds no more due work of the webhook. */
-    void refilled(String webhookId, boolean exhausted) {
-        synchronized (this) {
-            SendLane lane = turns.lanes.get(webhookId);
-            if (lane == null) {
-                return;
-            }
-            lane.refilling = false;
-            lane.overflowed &= !exhausted;
+    synchronized void refilled(String webhookId, boolean exhausted) {
+        SendLane lane = turns.lanes.get(webhookId);
+        if (lane != null) {
+            lane.refilled(exhausted);
             forget(lane);
         }
     }
 
+    /** How many more sends could start in this instance now. */
+    synchronized int room() {
+        return room.left();
+    }
+
+    /** Runs {@code then} once one more send could start in this instance: at once if it could now. */
+    void whenRoom(Runnable then) {
+        synchronized (this) {
+            if (room.full()) {
+                room.await(then);
+                return;
+            }
+        }
+        then.run();
+    }
+
+    /** How many swept deliveries could start soon: a lane's queue counts up to as many rounds of its own sends. */
+    synchronized int sweepBudget() {
+        return room.sweepBudget(turns.queuedWithin(InstanceRoom.SWEEP_ROUNDS * limits.maxPerWebhook()));
+    }
+
     synchronized int inFlight() {
-        return inFlight;
+        return room.inFlight;
     }
 
     synchronized int queued() {
@@ -197,7 +203,7 @@ final class SendScheduler {
     private void pump() {
         List<RequestedDelivery> starting = new ArrayList<>();
         synchronized (this) {
-            while (inFlight < limits.maxInFlight() && !turns.isEmpty()) {
+            while (!room.full() && !turns.isEmpty()) {
                 SendLane lane = turns.next();
                 long now = clock.nanoTime();
                 long wait = lane.waitNanos(now);
@@ -209,7 +215,7 @@ final class SendScheduler {
                     RequestedDelivery next = lane.take(now);
                     queuedIds.remove(next.id());
                     startedIds.add(next.id());
-                    inFlight++;
+                    room.inFlight++;
                     starting.add(next);
                     makeReady(lane);
                 }

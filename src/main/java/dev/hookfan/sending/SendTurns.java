@@ -4,6 +4,7 @@ import dev.hookfan.deliveries.RequestedDelivery;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -70,6 +71,33 @@ final class SendTurns {
             org.lanes.put(id, lane);
             return lane;
         });
+    }
+
+    /** Webhooks whose due work the poller should leave alone. */
+    List<String> busy(int maxPerWebhook) {
+        return lanes.values().stream().filter(lane -> lane.busy(maxPerWebhook)).map(lane -> lane.webhookId).toList();
+    }
+
+    /** Lanes whose overflow should come back now, within {@code room}, each marked as refilling: webhook id → room. */
+    Map<String, Integer> startRefills(SendLimits limits, int room) {
+        Map<String, Integer> due = new HashMap<>();
+        for (SendLane lane : lanes.values()) {
+            int wanted = lane.startRefill(limits, room);
+            if (wanted > 0) {
+                due.put(lane.webhookId, wanted);
+                room -= wanted;
+            }
+        }
+        return due;
+    }
+
+    /** Queued work, each lane's counted up to {@code perLane}. */
+    long queuedWithin(int perLane) {
+        long queued = 0;
+        for (SendLane lane : lanes.values()) {
+            queued += Math.min(lane.queue.size(), perLane);
+        }
+        return queued;
     }
 
     /** An idle lane is removed, and an organization without lanes, so memory follows the work. */

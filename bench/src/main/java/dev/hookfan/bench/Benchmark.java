@@ -62,7 +62,7 @@ public final class Benchmark {
     record Options(int events, int warmup, int warmupRounds, int runs, int latencyRate, int latencySeconds, int rawSeconds, String queueType,
                    Path jar, Path results, boolean ingestAloneOnly, boolean sendShapesOnly, int shapeEvents, int payloadBytes,
                    int fanOut, boolean storageOnly, String storageShapes, int backlogEvents, List<String> artifacts,
-                   Path nativeExecutable) {
+                   Path nativeExecutable, boolean coldOnly, int coldEvents, List<String> coldModes, String compare) {
 
         /** What --artifacts names: the jar ("jvm") or the native executable ("native"), either traced ("jvm-traced-10"). */
         Path artifact(String name) {
@@ -99,7 +99,11 @@ public final class Benchmark {
                     given.getOrDefault("storage-shapes", "5x1024,5x4096,20x1024"),
                     Integer.parseInt(given.getOrDefault("backlog-events", "100000")),
                     List.of(given.getOrDefault("artifacts", "jvm").split(",")),
-                    Path.of(given.getOrDefault("native", "target/hookfan-0.1.0-SNAPSHOT-runner")));
+                    Path.of(given.getOrDefault("native", "target/hookfan-0.1.0-SNAPSHOT-runner")),
+                    "cold".equals(given.getOrDefault("only", "all")),
+                    Integer.parseInt(given.getOrDefault("cold-events", "20000")),
+                    List.of(given.getOrDefault("cold-modes", String.join(",", ColdStart.MODES)).split(",")),
+                    given.get("compare"));
         }
     }
 
@@ -127,6 +131,10 @@ public final class Benchmark {
         Files.createDirectories(raw);
         if (options.sendShapesOnly()) {
             sendShapes(raw);
+            return;
+        }
+        if (options.coldOnly()) {
+            coldStart(raw);
             return;
         }
         if (options.storageOnly()) {
@@ -185,6 +193,17 @@ public final class Benchmark {
             log("Results: %s", SendShapes.write(options.results(), markdown));
             System.out.println(markdown);
         }
+    }
+
+    /** A cold instance draining a pre-filled queue, builds alternating (see {@link ColdStart}). */
+    private void coldStart(Path raw) throws Exception {
+        Map<String, Path> builds = ColdStart.builds(options.compare(), options.jar());
+        ColdStart cold = new ColdStart(options.coldEvents(), options.runs(), builds, options.coldModes(), raw);
+        List<ColdStart.Result> results = cold.run();
+        String markdown = ColdStart.markdown(machine(), results, builds, "bench/run.sh --only cold --cold-events "
+                + options.coldEvents() + " --cold-modes " + String.join(",", options.coldModes()) + " --runs " + options.runs() + (options.compare() == null ? "" : " --compare " + options.compare()), cold.statements());
+        log("Results: %s", ColdStart.write(options.results(), markdown));
+        System.out.println(markdown);
     }
 
     List<String> serviceProperties() {

@@ -76,6 +76,21 @@ final class CpuMeter {
         return ticks;
     }
 
+    /** CPU ticks per kind of thread of a process (digits in names dropped: "vert.x-eventloop-thread-#"). */
+    static java.util.Map<String, Long> threadTicks(long pid) throws IOException {
+        java.util.Map<String, Long> ticks = new java.util.TreeMap<>();
+        try (Stream<Path> threads = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path thread : threads.toList()) {
+                String stat = statOf(thread);
+                if (!stat.isEmpty()) {
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+", "#");
+                    ticks.merge(name, cpuTicks(stat), Long::sum);
+                }
+            }
+        }
+        return ticks;
+    }
+
     /** A process that ended between the listing and the read counts as nothing. */
     private static String statOf(Path process) {
         try {
