@@ -21,7 +21,12 @@ public final class DeliveryIds {
     }
 
     public static String derive(String messageId, String webhookId) {
-        byte[] hash = sha256((canonical(messageId) + ":" + webhookId).getBytes(StandardCharsets.UTF_8));
+        return deriveCanonical(canonical(messageId), webhookId);
+    }
+
+    /** {@link #derive} of a message id already made {@link #canonical}: an event's webhooks share one. */
+    static String deriveCanonical(String canonicalMessageId, String webhookId) {
+        byte[] hash = sha256((canonicalMessageId + ":" + webhookId).getBytes(StandardCharsets.UTF_8));
         // .NET reads the first three Guid fields little-endian: reverse bytes 0-3, 4-5 and 6-7.
         byte[] guid = {
                 hash[3], hash[2], hash[1], hash[0], hash[5], hash[4], hash[7], hash[6],
@@ -54,10 +59,15 @@ public final class DeliveryIds {
     }
 
     private static byte[] sha256(byte[] input) {
+        return DIGEST.get().digest(input);
+    }
+
+    /** One digest per thread: looking the algorithm up for each id cost more than the hash itself. */
+    private static final ThreadLocal<MessageDigest> DIGEST = ThreadLocal.withInitial(() -> {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(input);
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JVM", e);
         }
-    }
+    });
 }

@@ -63,8 +63,9 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
     }
 
     private Uni<List<String>> write(List<String> subscribed, NewEvent event) {
-        List<NewDelivery> candidates = subscribed.stream().map(webhookId -> new NewDelivery(event.messageId == null
-                ? DeliveryIds.random() : DeliveryIds.derive(event.messageId, webhookId), webhookId, event)).toList();
+        String key = event.messageId == null ? null : DeliveryIds.canonical(event.messageId);
+        List<NewDelivery> candidates = subscribed.stream().map(webhookId -> new NewDelivery(key == null
+                ? DeliveryIds.random() : DeliveryIds.deriveCanonical(key, webhookId), webhookId, event)).toList();
         return writer.write(candidates).invoke(inserted -> {
             created.increment(inserted.size());
             deduplicated.increment(candidates.size() - inserted.size());

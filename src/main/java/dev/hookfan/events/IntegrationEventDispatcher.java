@@ -48,7 +48,7 @@ public class IntegrationEventDispatcher {
             return Uni.createFrom().item(0);
         }
         List<HandlerFailure> failures = new CopyOnWriteArrayList<>();
-        Context message = Context.current();
+        Context message = tracing.on() ? Context.current() : null;
         // All at once: an event stays in hand, holding back the next, until its slowest handler is done, not their sum.
         List<Uni<Boolean>> running = takers.stream().map(handler -> run(handler, event, failures, message)).toList();
         return Uni.combine().all().unis(running).discardItems()

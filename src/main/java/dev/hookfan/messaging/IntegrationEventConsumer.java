@@ -218,8 +218,14 @@ public class IntegrationEventConsumer {
         if (value == null) {
             return "null";
         }
-        StringBuilder printable = new StringBuilder(value.length());
-        value.chars().forEach(c -> printable.append(c < 0x20 || c == 0x7f ? '?' : (char) c));
-        return printable.toString();
+        char[] chars = value.toCharArray();
+        boolean replaced = false;
+        for (int i = 0; i < chars.length; i++) {
+            if (chars[i] < 0x20 || chars[i] == 0x7f) {
+                chars[i] = '?';
+                replaced = true;
+            }
+        }
+        return replaced ? new String(chars) : value;
     }
 }

@@ -104,6 +104,23 @@ class DeliveryRequestChannelTest {
         await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> receiver.requests("/requests").size() == 1);
     }
 
+    @Test
+    void should_leave_a_request_unread_while_the_instance_has_no_room_and_take_it_once_a_send_ends() {
+        receiver.slow("/requests", 1500);
+        String first = freshRow();
+        String second = freshRow();
+        send("{\"deliveries\":[" + named(first) + "]}");
+        // Queued and started: its send holds the instance's one room until its subscriber answers.
+        await().atMost(Duration.ofSeconds(5)).until(() -> settled.acked.get() == 1);
+
+        send("{\"deliveries\":[" + named(second) + "]}");
+
+        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(1)).until(() -> settled.acked.get() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> settled.acked.get() == 2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/requests").size() == 2);
+        assertEquals(List.of(first, second), receiver.requests("/requests").stream().map(request -> request.header("webhook-id")).toList());
+    }
+
     private void send(String body) {
         connector.source(ConsumerStart.DELIVERIES).send(settled.message(body, Metadata.empty()));
     }

@@ -181,4 +181,51 @@ class SendSchedulerTest {
         assertEquals(1, started.size());
         assertEquals(List.of(), scheduler.busyWebhooks());
     }
+
+    @Test
+    void should_keep_a_caller_waiting_for_room_while_the_instance_is_full_and_let_it_go_once_a_send_ends() {
+        SendScheduler scheduler = scheduler(2, 2, 2, 1000, 1000);
+        scheduler.offer(work("org", "w", 2));
+        scheduler.rate("w", 0);
+        assertEquals(2, started.size());
+        List<String> let = new ArrayList<>();
+        scheduler.whenRoom(() -> let.add("first"));
+        scheduler.whenRoom(() -> let.add("second"));
+        assertEquals(List.of(), let, "no room: nothing could start, so the callers wait");
+        assertEquals(0, scheduler.room());
+        done(scheduler, started.get(0));
+        assertEquals(List.of("first", "second"), let);
+        scheduler.whenRoom(() -> let.add("at once"));
+        assertEquals("at once", let.get(2), "with room, none waits");
+    }
+
+    @Test
+    void should_let_room_go_to_queued_work_before_waiting_callers() {
+        SendScheduler scheduler = scheduler(1, 1, 1, 1000, 1000);
+        scheduler.offer(work("org", "w", 2));
+        List<String> let = new ArrayList<>();
+        scheduler.whenRoom(() -> let.add("caller"));
+        done(scheduler, started.get(0));
+        assertEquals(2, started.size(), "the queued delivery took the room");
+        assertEquals(List.of(), let);
+        done(scheduler, started.get(1));
+        assertEquals(List.of("caller"), let);
+    }
+
+    @Test
+    void should_budget_swept_work_by_what_could_start_soon_counting_a_deep_queue_only_up_to_its_own_rounds() {
+        SendScheduler scheduler = scheduler(4, 4, 2, 100_000, 100_000);
+        int rounds = InstanceRoom.SWEEP_ROUNDS;
+        assertEquals(rounds * 4, scheduler.sweepBudget(), "empty: as many rounds of sends as it may run");
+        scheduler.offer(work("org", "quiet", 3));
+        assertEquals(rounds * 4 - 2, scheduler.sweepBudget(), "one started, two queued");
+        scheduler.offer(work("org", "hot", 10_000));
+        // The hot lane counts for its own rounds (2 a round), not for its 10,000: the others' lost requests are still found.
+        long held = 2 + Math.min(10_000 - 1, rounds * 2L);
+        assertEquals(Math.max(0, rounds * 4 - held), scheduler.sweepBudget());
+        scheduler.rate("quiet", 0);
+        scheduler.rate("hot", 0);
+        assertEquals(0, scheduler.room());
+        assertEquals(0, scheduler.sweepBudget(), "full: nothing swept now could start");
+    }
 }
