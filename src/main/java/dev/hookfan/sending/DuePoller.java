@@ -42,13 +42,10 @@ class DuePoller {
             return Uni.createFrom().voidItem();
         }
         SendScheduler scheduler = sender.scheduler();
-        if (scheduler.room() <= 0) {
-            // Nothing found now could start: sweeping and looking would only write and read rows for nothing.
-            return Uni.createFrom().voidItem();
-        }
         int budget = scheduler.sweepBudget();
         // Rows of fan-outs whose request was lost become due first, so this same poll can find them; no more of them
-        // than could start soon, or a restart amid a backlog writes every pending row at once.
+        // than could start soon (none while the instance is full), or a restart amid a backlog writes every pending
+        // row at once. Due work of idle webhooks is looked for whatever the room, so it takes its turn.
         Uni<Void> swept = budget > 0 ? sweep.makeDue(config.pollBatchSize(), budget) : Uni.createFrom().voidItem();
         return swept
                 .chain(() -> claims.due(scheduler.busyWebhooks(), config.pollBatchSize()))

@@ -111,12 +111,13 @@ final class SendScheduler {
                 forget(lane);
             }
         }
-        pump();
+        // Waiting requests go first, so another organization's queued work cannot keep them unread while it fills the room.
         List<Runnable> released;
         synchronized (this) {
             released = room.released();
         }
         released.forEach(Runnable::run);
+        pump();
         return refill;
     }
 
