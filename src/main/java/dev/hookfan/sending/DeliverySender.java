@@ -1,5 +1,6 @@
 package dev.hookfan.sending;
 
+import dev.hookfan.batching.CallerContext;
 import dev.hookfan.deliveries.DeliveryConfig;
 import dev.hookfan.deliveries.RequestedDelivery;
 import dev.hookfan.metrics.TaggedCounters;
@@ -100,14 +101,7 @@ public class DeliverySender {
      * of filling memory and the event loops; with room, none waits.
      */
     public Uni<Void> room() {
-        io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
-        return Uni.createFrom().emitter(emitter -> scheduler.whenRoom(() -> {
-            if (context == null || io.vertx.core.Vertx.currentContext() == context) {
-                emitter.complete(null);
-            } else {
-                context.runOnContext(ignored -> emitter.complete(null));
-            }
-        }));
+        return CallerContext.resumeOn(Uni.createFrom().emitter(emitter -> scheduler.whenRoom(() -> emitter.complete(null))));
     }
 
     /** A request that names only delivery ids (an earlier version's): their webhooks are looked up first. */

@@ -24,10 +24,6 @@ final class InstanceRoom {
         return inFlight >= max;
     }
 
-    int left() {
-        return max - inFlight;
-    }
-
     void await(Runnable then) {
         waiters.add(then);
     }

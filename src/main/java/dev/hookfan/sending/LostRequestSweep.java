@@ -17,8 +17,9 @@ class LostRequestSweep {
     /**
      * Takes the oldest due sweep rows while the deliveries they name stay within the budget (always the first), and
      * leaves the others as they are. Never waits for a row lock: it takes the deliveries it can lock now and writes a
-     * new sweep row, due at once, for those a claim or a record holds. Waiting, in whatever order, it deadlocked with claims planned as bitmap scans
-     * (page order) under load, each a 1 s stall (PostgreSQL's log). All parts of the statement read one snapshot.
+     * new sweep row, due at once, for those a claim or a record holds. Waiting, in whatever order, it deadlocked with
+     * claims planned as bitmap scans (page order) under load, each a 1 s stall (PostgreSQL's log). All parts of the
+     * statement read one snapshot.
      */
     private static final String SWEEP = "with candidates as (select id, due_at, cardinality(delivery_ids) as size"
             + " from delivery_sweep where due_at <= now() order by due_at, id limit $1 for update skip locked),"

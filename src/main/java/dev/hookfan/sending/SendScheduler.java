@@ -102,6 +102,7 @@ final class SendScheduler {
      */
     int finished(RequestedDelivery delivery) {
         int refill = 0;
+        List<Runnable> released;
         synchronized (this) {
             startedIds.remove(delivery.id());
             room.inFlight--;
@@ -110,12 +111,9 @@ final class SendScheduler {
                 refill = lane.startRefill(limits, limits.maxQueued() - queuedIds.size());
                 forget(lane);
             }
-        }
-        // Waiting requests go first, so another organization's queued work cannot keep them unread while it fills the room.
-        List<Runnable> released;
-        synchronized (this) {
             released = room.released();
         }
+        // Waiting requests go first, so another organization's queued work cannot keep them unread while it fills the room.
         released.forEach(Runnable::run);
         pump();
         return refill;
@@ -169,11 +167,6 @@ final class SendScheduler {
             lane.refilled(exhausted);
             forget(lane);
         }
-    }
-
-    /** How many more sends could start in this instance now. */
-    synchronized int room() {
-        return room.left();
     }
 
     /** Runs {@code then} once one more send could start in this instance: at once if it could now. */

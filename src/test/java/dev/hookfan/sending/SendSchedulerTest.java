@@ -192,7 +192,7 @@ class SendSchedulerTest {
         scheduler.whenRoom(() -> let.add("first"));
         scheduler.whenRoom(() -> let.add("second"));
         assertEquals(List.of(), let, "no room: nothing could start, so the callers wait");
-        assertEquals(0, scheduler.room());
+        assertEquals(2, scheduler.inFlight(), "the instance is full");
         done(scheduler, started.get(0));
         assertEquals(List.of("first", "second"), let);
         scheduler.whenRoom(() -> let.add("at once"));
@@ -224,7 +224,7 @@ class SendSchedulerTest {
         assertEquals(Math.max(0, rounds * 4 - held), scheduler.sweepBudget());
         scheduler.rate("quiet", 0);
         scheduler.rate("hot", 0);
-        assertEquals(0, scheduler.room());
+        assertEquals(4, scheduler.inFlight(), "the instance is full");
         assertEquals(0, scheduler.sweepBudget(), "full: nothing swept now could start");
     }
 }
