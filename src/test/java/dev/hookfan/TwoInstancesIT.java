@@ -51,6 +51,23 @@ class TwoInstancesIT {
     }
 
     @Test
+    void an_upgraded_instance_moves_the_dead_letters_of_the_former_quorum_queue_at_start_in_order() {
+        second.close();
+        broker.purge(Broker.DLQ);
+        broker.declareFormerDeadLetterQueue();
+        List<String> letters = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            letters.add(Broker.newMessageId());
+            broker.deadLetterInto(Broker.FORMER_DLQ, letters.get(i), Broker.event("a.b", ORG, "{\"n\":" + i + "}"), 6, "down");
+        }
+        second = new Instance("upgraded-instance", Map.of()).start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> broker.count(Broker.FORMER_DLQ) == 0);
+        List<String> moved = broker.drain(Broker.DLQ).stream().map(letter -> letter.getProps().getMessageId()).toList();
+        broker.deleteQueue(Broker.FORMER_DLQ);
+        assertEquals(letters, moved);
+    }
+
+    @Test
     void should_fan_out_every_event_once_and_send_every_delivery_once_across_two_instances() throws Exception {
         for (int i = 0; i < 2; i++) {
             given().contentType(ContentType.JSON).body("{\"url\":\"" + receiver.url("/replicas") + "\",\"eventTypes\":[\"*\"]}")

@@ -32,7 +32,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Declares the queues the connector does not: one retry tier per distinct pause (TTL, then dead-lettered
- * back to the work queue), the DLQ and the deliveries queue. Uses the connector's own connection settings,
+ * back to the work queue), the DLQ (always classic) and the deliveries queue. Uses the connector's own connection settings,
  * so another vhost or cluster works end to end.
  */
 @Singleton
@@ -193,7 +193,12 @@ public class BrokerTopology {
                         .queueDeclare(tierQueue(pause), true, false, false, tierArguments(pause)))
                 .collect().last().replaceWithVoid();
         return tiers
-                .chain(() -> client.queueDeclare(config.deadLetterQueue(), true, false, false, queueTypeArguments()))
+                .chain(() -> client.queueDeclare(config.deadLetterQueue(), true, false, false, deadLetterArguments())
+                        .onFailure(refused -> String.valueOf(refused.getMessage()).contains("PRECONDITION_FAILED"))
+                        .transform(refused -> new IllegalStateException("the dead-letter queue " + config.deadLetterQueue()
+                                + " exists with other arguments; it must be a classic queue (docs/operations.md, Dead letters):"
+                                + " name a new one in hookfan.messaging.dead-letter-queue and the old one in"
+                                + " hookfan.messaging.former-dead-letter-queue, whose messages are then moved into it", refused)))
                 .chain(() -> client.queueDeclare(config.deliveriesQueue(), true, false, false, queueTypeArguments()))
                 .invoke(() -> LOG.infof("Broker topology ready: tiers %s, DLQ %s, deliveries %s",
                         schedule.distinctPauses(), config.deadLetterQueue(), config.deliveriesQueue()))
@@ -210,6 +215,11 @@ public class BrokerTopology {
             arguments.put("x-dead-letter-strategy", "at-least-once").put("x-overflow", "reject-publish");
         }
         return arguments;
+    }
+
+    /** Classic whatever the other queues are: a quorum queue counts every look as a delivery (docs/design.md). */
+    private static JsonObject deadLetterArguments() {
+        return new JsonObject().put("x-queue-type", MessagingConfig.QueueType.classic.name());
     }
 
     private JsonObject queueTypeArguments() {

@@ -19,7 +19,7 @@ public interface MessagingConfig {
     @WithDefault("hookfan.integration-events")
     String queue();
 
-    /** quorum or classic; applies to every queue Hookfan declares. */
+    /** quorum or classic; applies to every queue Hookfan declares but the DLQ, which is always classic. */
     @WithDefault("quorum")
     QueueType queueType();
 
@@ -27,8 +27,13 @@ public interface MessagingConfig {
     @WithDefault("#")
     List<String> bindingKeys();
 
-    @WithDefault("hookfan.integration-events.dlq")
+    /** A classic queue: looking at a message and putting it back is free there, whatever delivery limit a policy sets. */
+    @WithDefault("hookfan.integration-events.dead-letters")
     String deadLetterQueue();
+
+    /** The quorum DLQ of earlier releases: its messages are moved, in order, into the DLQ, and then it is deleted. */
+    @WithDefault("hookfan.integration-events.dlq")
+    String formerDeadLetterQueue();
 
     /** Queue of webhook.delivery_requested messages, consumed by the sender. */
     @WithDefault("hookfan.deliveries")

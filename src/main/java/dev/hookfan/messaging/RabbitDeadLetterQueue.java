@@ -8,9 +8,12 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
 import dev.hookfan.deadletters.DeadLetter;
 import dev.hookfan.deadletters.DeadLetterQueue;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -23,31 +26,47 @@ import java.util.function.Predicate;
 
 /**
  * The dead-letter queue through the Java client, on a connection opened per call on a worker thread (operators call
- * rarely). Messages are taken unacknowledged: those left alone go back, in order, when the channel closes; a chosen one
- * is republished to the work queue, confirmed, and only then acknowledged, so a crash in between leaves a duplicate
- * (which the handlers absorb), never a loss.
+ * rarely). Messages are taken unacknowledged: those left alone go back to their places when the channel closes, which
+ * a classic queue does not count as a delivery; a chosen one is republished to the work queue, confirmed, and only
+ * then acknowledged, so a crash in between leaves a duplicate (which the handlers absorb), never a loss.
  */
 @Singleton
 class RabbitDeadLetterQueue implements DeadLetterQueue {
 
     static final String DEAD_LETTERED_AT_HEADER = "hookfan-dead-lettered-at";
+    private static final Logger LOG = Logger.getLogger(RabbitDeadLetterQueue.class);
 
     private final BrokerTopology topology;
     private final MessagingConfig config;
     private final Vertx vertx;
     private final ObjectMapper mapper;
+    private final FormerDeadLetterQueue former;
 
-    RabbitDeadLetterQueue(BrokerTopology topology, MessagingConfig config, Vertx vertx, ObjectMapper mapper) {
+    RabbitDeadLetterQueue(BrokerTopology topology, MessagingConfig config, Vertx vertx, ObjectMapper mapper,
+                          FormerDeadLetterQueue former) {
         this.topology = topology;
         this.config = config;
         this.vertx = vertx;
         this.mapper = mapper;
+        this.former = former;
+    }
+
+    void emptyFormerQueueAtStartup(@Observes StartupEvent event) {
+        topology.ready()
+                .chain(() -> blocking(() -> {
+                    try (Connection connection = connect()) {
+                        return former.emptyInto(connection);
+                    }
+                }))
+                .subscribe().with(moved -> { }, failure -> LOG.warnf("The former dead-letter queue %s was not emptied at"
+                        + " start (the next look at the dead letters tries again): %s", config.formerDeadLetterQueue(), failure));
     }
 
     @Override
     public Uni<List<DeadLetter>> peek(int limit) {
         return blocking(() -> {
             try (Connection connection = connect(); Channel channel = connection.createChannel()) {
+                former.emptyInto(connection);
                 List<DeadLetter> letters = new ArrayList<>();
                 GetResponse message;
                 while (letters.size() < limit && (message = channel.basicGet(config.deadLetterQueue(), false)) != null) {
@@ -62,6 +81,7 @@ class RabbitDeadLetterQueue implements DeadLetterQueue {
     public Uni<Integer> redrive(Predicate<DeadLetter> chosen) {
         return blocking(() -> {
             try (Connection connection = connect(); Channel channel = connection.createChannel()) {
+                former.emptyInto(connection);
                 channel.confirmSelect();
                 // A copy the broker confirms but routes nowhere (the work queue is gone) must not cost the original.
                 java.util.concurrent.atomic.AtomicBoolean returned = new java.util.concurrent.atomic.AtomicBoolean();
@@ -135,8 +155,16 @@ class RabbitDeadLetterQueue implements DeadLetterQueue {
         Object attempts = headers.get(EventCopies.ATTEMPTS_HEADER);
         return new DeadLetter(properties.getMessageId(), type, organizationId,
                 attempts instanceof Number number ? number.intValue() : null,
-                headers.get(EventCopies.ERROR_HEADER) == null ? null : headers.get(EventCopies.ERROR_HEADER).toString(),
+                headers.get(EventCopies.ERROR_HEADER) == null ? deadLetteredByTheBroker(headers) : headers.get(EventCopies.ERROR_HEADER).toString(),
                 instant(headers.get(DEAD_LETTERED_AT_HEADER)));
+    }
+
+    /** A queue's dead-letter policy may route here what the broker itself dropped (a delivery limit, a length limit). */
+    private static String deadLetteredByTheBroker(Map<String, Object> headers) {
+        if (headers.get("x-death") instanceof List<?> deaths && !deaths.isEmpty() && deaths.get(0) instanceof Map<?, ?> death) {
+            return "dead-lettered by RabbitMQ: " + death.get("reason") + " in " + death.get("queue");
+        }
+        return null;
     }
 
     private static Instant instant(Object header) {

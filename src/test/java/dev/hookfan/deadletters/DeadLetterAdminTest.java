@@ -3,6 +3,7 @@ package dev.hookfan.deadletters;
 import dev.hookfan.deliveries.DeliveryIds;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
+import dev.hookfan.support.Rabbitmqctl;
 import dev.hookfan.support.Receiver;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -45,6 +46,8 @@ class DeadLetterAdminTest {
     Broker broker;
     Receiver receiver;
 
+    static final String LIMIT_POLICY = "hookfan-test-dead-letter-delivery-limit";
+
     @BeforeEach
     void start() {
         Database.reset();
@@ -55,9 +58,23 @@ class DeadLetterAdminTest {
 
     @AfterEach
     void stop() {
+        if (Rabbitmqctl.usable()) {
+            Rabbitmqctl.clearPolicy(LIMIT_POLICY);
+        }
+        broker.deleteQueue(Broker.FORMER_DLQ);
         broker.purge(Broker.DLQ);
         broker.close();
         receiver.close();
+    }
+
+    String webhook(String path) {
+        return given().header("Authorization", "Bearer " + token(ORG)).contentType(ContentType.JSON)
+                .body("{\"url\":\"" + receiver.url(path) + "\",\"eventTypes\":[\"*\"]}")
+                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id");
+    }
+
+    static void redrive(String body, int expected) {
+        admin().contentType(ContentType.JSON).body(body).post(LETTERS + "/redrive").then().statusCode(200).body("redriven", is(expected));
     }
 
     static String token(Object organizations, String... groups) {
@@ -110,9 +127,7 @@ class DeadLetterAdminTest {
 
     @Test
     void should_send_chosen_dead_letters_back_to_be_handled_and_leave_the_rest_in_order() {
-        String webhookId = given().header("Authorization", "Bearer " + token(ORG)).contentType(ContentType.JSON)
-                .body("{\"url\":\"" + receiver.url("/back") + "\",\"eventTypes\":[\"*\"]}")
-                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id");
+        String webhookId = webhook("/back");
         List<String> ids = List.of(Broker.newMessageId(), Broker.newMessageId(), Broker.newMessageId(), Broker.newMessageId());
         broker.deadLetter(ids.get(0), Broker.event("a.b", ORG, "{\"n\":0}"), 6, "down");
         broker.deadLetter(ids.get(1), Broker.event("a.b", ORG, "{\"n\":1}"), 6, "down");
@@ -136,5 +151,99 @@ class DeadLetterAdminTest {
                 .body("errors.field", hasItem("messageIds"));
         admin().contentType(ContentType.JSON).body("{\"all\":true,\"messageIds\":[\"x\"]}").post(LETTERS + "/redrive")
                 .then().statusCode(400).body("errors.field", hasItem("messageIds"));
+    }
+
+    /** The message ids a look answers, compared in order; a mismatch names the first position that differs. */
+    static void assertLook(List<String> expected, int limit) {
+        List<String> seen = admin().get(LETTERS + "?limit=" + limit).then().statusCode(200).extract().path("items.messageId");
+        for (int at = 0; at < Math.max(expected.size(), seen.size()); at++) {
+            String want = at < expected.size() ? expected.get(at) : "(nothing)";
+            String got = at < seen.size() ? seen.get(at) : "(nothing)";
+            assertEquals(want, got, "dead letter at position " + at + " of " + expected.size());
+        }
+    }
+
+    @Test
+    void should_lose_and_reorder_nothing_however_often_dead_letters_are_looked_at_under_a_delivery_limit() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Rabbitmqctl.usable(),
+                "skipped: setting a policy takes rabbitmqctl, as root or with passwordless sudo (README, Tests)");
+        // Both names: on the former quorum DLQ each look counted toward this limit (the fourth found nothing), and a
+        // look of more than a few letters gave them back out of order.
+        Rabbitmqctl.setPolicy(LIMIT_POLICY, "^hookfan\\.integration-events\\.(dlq|dead-letters)$", "{\"delivery-limit\":3}");
+        webhook("/limited");
+        List<String> ids = new java.util.ArrayList<>();
+        for (int n = 0; n < 100; n++) {
+            ids.add(Broker.newMessageId());
+            broker.deadLetter(ids.get(n), Broker.event("a.b", ORG, "{\"n\":" + n + "}"), 6, "down");
+        }
+
+        for (int look = 0; look < 7; look++) {
+            assertLook(ids, 1000);
+            assertLook(ids.subList(0, 1), 1);
+        }
+        redrive("{\"messageIds\":[\"" + ids.get(1) + "\",\"" + ids.get(50) + "\"]}", 2);
+        List<String> rest = new java.util.ArrayList<>(ids);
+        rest.remove(50);
+        rest.remove(1);
+        for (int look = 0; look < 7; look++) {
+            assertLook(rest, 1000);
+        }
+        redrive("{\"all\":true}", 98);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> receiver.requests("/limited").size() == 100);
+        assertEquals(0, broker.count(Broker.DLQ));
+        assertEquals(100, Database.count("select count(*) from webhook_delivery"));
+    }
+
+    @Test
+    void should_move_the_letters_of_the_former_quorum_dead_letter_queue_in_order() {
+        String webhookId = webhook("/moved");
+        String kept = Broker.newMessageId();
+        broker.deadLetter(kept, Broker.event("a.b", ORG, "{}"), 6, "down");
+        broker.declareFormerDeadLetterQueue();
+        // Looked at by an earlier release: each letter carries a delivery count, and their order is the quorum queue's.
+        Set<String> looked = Set.of(Broker.newMessageId(), Broker.newMessageId(), Broker.newMessageId());
+        looked.forEach(id -> broker.deadLetterInto(Broker.FORMER_DLQ, id, Broker.event("a.b", ORG, "{}"), 6, "looked at"));
+        assertEquals(3, broker.drainAndReturn(Broker.FORMER_DLQ));
+        assertLook(List.of(kept), 1);
+        assertEquals(0, broker.count(Broker.FORMER_DLQ));
+
+        // An instance of the earlier release dead-letters more during the upgrade; two looks at once move them: one moves
+        // (the other finds the move under way and does not take part), in order.
+        List<String> former = new java.util.ArrayList<>();
+        for (int n = 0; n < 600; n++) {
+            former.add(Broker.newMessageId());
+            broker.deadLetterInto(Broker.FORMER_DLQ, former.get(n), n % 100 == 7 ? "{not json" : Broker.event("a.b", ORG, "{\"n\":" + n + "}"),
+                    6, "down " + n);
+        }
+        java.util.stream.IntStream.range(0, 2).parallel().forEach(n -> admin().get(LETTERS + "?limit=1").then().statusCode(200));
+        // Emptied, not deleted: a quorum queue cannot be deleted only if empty, and an old instance may still write to it.
+        assertEquals(0, broker.count(Broker.FORMER_DLQ));
+        List<String> all = admin().get(LETTERS + "?limit=1000").then().statusCode(200)
+                .body("items[4].error", equalTo("down 0"))
+                .body("items[11].type", org.hamcrest.Matchers.nullValue())
+                .extract().path("items.messageId");
+        assertEquals(kept, all.get(0));
+        assertEquals(looked, Set.copyOf(all.subList(1, 4)));
+        List<String> expected = new java.util.ArrayList<>(all.subList(0, 4));
+        expected.addAll(former);
+        assertLook(expected, 1000);
+
+        redrive("{\"messageIds\":[\"" + former.get(0) + "\",\"" + former.get(599) + "\"]}", 2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/moved").size() == 2);
+        assertEquals(Set.of(DeliveryIds.derive(former.get(0), webhookId), DeliveryIds.derive(former.get(599), webhookId)),
+                Set.of(receiver.requests("/moved").get(0).header("webhook-id"), receiver.requests("/moved").get(1).header("webhook-id")));
+        List<com.rabbitmq.client.GetResponse> left = broker.drain(Broker.DLQ);
+        assertEquals(602, left.size());
+        assertEquals(0, left.stream().filter(letter -> letter.getProps().getHeaders().containsKey("x-delivery-count")).count());
+    }
+
+    @Test
+    void should_name_what_the_broker_dead_lettered_by_its_reason_and_queue() {
+        String id = Broker.newMessageId();
+        broker.deadLetterByTheBroker(id, Broker.event("a.b", ORG, "{}"), "delivery_limit", Broker.WORK_QUEUE);
+        admin().get(LETTERS).then().statusCode(200)
+                .body("items[0].messageId", equalTo(id))
+                .body("items[0].error", equalTo("dead-lettered by RabbitMQ: delivery_limit in " + Broker.WORK_QUEUE));
     }
 }

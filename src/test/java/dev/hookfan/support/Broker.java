@@ -20,7 +20,9 @@ public final class Broker implements AutoCloseable {
 
     public static final String EXCHANGE = "integration-events";
     public static final String WORK_QUEUE = "hookfan.integration-events";
-    public static final String DLQ = "hookfan.integration-events.dlq";
+    public static final String DLQ = "hookfan.integration-events.dead-letters";
+    /** The quorum DLQ of earlier releases. */
+    public static final String FORMER_DLQ = "hookfan.integration-events.dlq";
     public static final String DELIVERIES = "hookfan.deliveries";
 
     private final Connection connection;
@@ -84,12 +86,52 @@ public final class Broker implements AutoCloseable {
 
     /** As Hookfan dead-letters a message: straight into the DLQ, with the reason in its headers. */
     public void deadLetter(String messageId, String body, int attempts, String error) {
+        deadLetterInto(DLQ, messageId, body, attempts, error);
+    }
+
+    /** As an earlier release declared its DLQ: durable, quorum. */
+    public void declareFormerDeadLetterQueue() {
+        try {
+            channel.queueDeclare(FORMER_DLQ, true, false, false, Map.of("x-queue-type", "quorum"));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public void deadLetterInto(String queue, String messageId, String body, int attempts, String error) {
         AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().messageId(messageId).contentType("application/json")
                 .deliveryMode(2).headers(new HashMap<>(Map.of("hookfan-attempts", attempts, "hookfan-error", error,
                         "hookfan-dead-lettered-at", java.time.Instant.now().toString()))).build();
         try {
+            channel.basicPublish("", queue, properties, body.getBytes(StandardCharsets.UTF_8));
+            channel.waitForConfirmsOrDie(10_000);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** As RabbitMQ dead-letters a message through a queue's dead-letter policy: an x-death header, nothing of Hookfan's. */
+    public void deadLetterByTheBroker(String messageId, String body, String reason, String queue) {
+        Map<String, Object> death = Map.of("reason", reason, "queue", queue, "count", 1L, "exchange", "",
+                "routing-keys", List.of(queue));
+        AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().messageId(messageId).contentType("application/json")
+                .deliveryMode(2).headers(new HashMap<>(Map.of("x-death", List.of(death), "x-first-death-reason", reason))).build();
+        try {
             channel.basicPublish("", DLQ, properties, body.getBytes(StandardCharsets.UTF_8));
             channel.waitForConfirmsOrDie(10_000);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Takes every message in the queue without acknowledging it, then gives them all back, as a look does. */
+    public int drainAndReturn(String queue) {
+        try (Channel look = connection.createChannel()) {
+            int taken = 0;
+            while (look.basicGet(queue, false) != null) {
+                taken++;
+            }
+            return taken;
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -29,7 +29,7 @@ public final class Benchmark {
     static final String EXCHANGE = "integration-events";
     static final String WORK_QUEUE = "hookfan.integration-events";
     static final String DELIVERIES_QUEUE = "hookfan.deliveries";
-    static final String DLQ = "hookfan.integration-events.dlq";
+    static final String DLQ = "hookfan.integration-events.dead-letters";
     static final String TYPE = "organization.member_removed";
     static final int ORGANIZATIONS = 20;
     /** Webhooks per organization, so deliveries per event: bench/run.sh --fan-out, 5 by default. */
