@@ -55,7 +55,7 @@ class BigEventsIT {
             admin.createStatement().execute("create database " + DATABASE);
         }
         try (Broker broker = Broker.connect()) {
-            for (String queue : List.of(QUEUE, QUEUE + ".dlq", QUEUE + ".deliveries")) {
+            for (String queue : List.of(QUEUE, QUEUE + ".dead-letters", QUEUE + ".deliveries")) {
                 broker.purgeIfPresent(queue);
             }
             Map<String, String> config = Map.ofEntries(
@@ -63,7 +63,7 @@ class BigEventsIT {
                     Map.entry("quarkus.datasource.jdbc.url", "jdbc:postgresql://localhost:5432/" + DATABASE),
                     Map.entry("hookfan.messaging.queue", QUEUE),
                     Map.entry("hookfan.messaging.binding-keys", "big-events.none"),
-                    Map.entry("hookfan.messaging.dead-letter-queue", QUEUE + ".dlq"),
+                    Map.entry("hookfan.messaging.dead-letter-queue", QUEUE + ".dead-letters"),
                     Map.entry("hookfan.messaging.deliveries-queue", QUEUE + ".deliveries"),
                     Map.entry("hookfan.messaging.max-message-size", "1M"),
                     Map.entry("hookfan.delivery.sending-enabled", "false"));
@@ -90,10 +90,10 @@ class BigEventsIT {
                     assertEquals(EVENTS, count(db, "select count(*) from delivery_event"));
                     long stored = count(db, "select sum(octet_length(body)) from delivery_event");
                     assertTrue(stored < EVENTS * (DATA_BYTES + 1024L), stored + " bytes of bodies");
-                    assertEquals(0, broker.count(QUEUE + ".dlq"));
+                    assertEquals(0, broker.count(QUEUE + ".dead-letters"));
                 }
             } finally {
-                for (String queue : List.of(QUEUE, QUEUE + ".dlq", QUEUE + ".deliveries")) {
+                for (String queue : List.of(QUEUE, QUEUE + ".dead-letters", QUEUE + ".deliveries")) {
                     broker.purgeIfPresent(queue);
                 }
             }

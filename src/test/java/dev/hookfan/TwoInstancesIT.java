@@ -61,10 +61,11 @@ class TwoInstancesIT {
             broker.deadLetterInto(Broker.FORMER_DLQ, letters.get(i), Broker.event("a.b", ORG, "{\"n\":" + i + "}"), 6, "down");
         }
         second = new Instance("upgraded-instance", Map.of()).start();
-        await().atMost(Duration.ofSeconds(30)).until(() -> broker.count(Broker.FORMER_DLQ) == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> broker.count(Broker.DLQ) == 50);
         List<String> moved = broker.drain(Broker.DLQ).stream().map(letter -> letter.getProps().getMessageId()).toList();
-        broker.deleteQueue(Broker.FORMER_DLQ);
         assertEquals(letters, moved);
+        assertEquals(0, broker.count(Broker.FORMER_DLQ));
+        broker.deleteQueue(Broker.FORMER_DLQ);
     }
 
     @Test

@@ -4,10 +4,12 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.ShutdownSignalException;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,7 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The quorum DLQ of earlier releases, emptied into the classic one: at start and before every look or redrive, so
  * letters an instance of the old release writes during a rolling upgrade are moved too. It is left empty, not deleted:
- * a quorum queue cannot be deleted only-if-empty, and a letter routed to it just before a delete would be lost. One instance moves at a time
+ * a quorum queue cannot be deleted only-if-empty, and a letter routed to it just before a delete would be lost.
+ * A move that fails does not fail the look or redrive that asked for it: the letters wait in the former queue. One instance moves at a time
  * (an exclusive queue is the lock), in order; each batch is confirmed into the DLQ before it is acknowledged, so a
  * crash in between leaves duplicates in the DLQ, never a loss.
  */
@@ -24,24 +27,34 @@ class FormerDeadLetterQueue {
 
     private static final Logger LOG = Logger.getLogger(FormerDeadLetterQueue.class);
     static final int BATCH = 256;
+    static final Duration RETRY_PAUSE = Duration.ofMinutes(1);
 
     private final MessagingConfig config;
+    private volatile long retryAfter = System.nanoTime();
 
     FormerDeadLetterQueue(MessagingConfig config) {
         this.config = config;
     }
 
-    /** Blocking. How many letters it moved: 0 when there is no former queue or another instance is moving it. */
+    /**
+     * Blocking. How many letters it moved: 0 when there is no former queue, no DLQ to move into yet, another instance
+     * is moving, or a move failed less than a minute ago (a failed batch goes back to the quorum queue, which counts a
+     * delivery of each letter, so it is not retried at every look).
+     */
     int emptyInto(Connection connection) throws Exception {
         String former = config.formerDeadLetterQueue();
-        if (former.equals(config.deadLetterQueue()) || !exists(connection, former)) {
+        if (former.equals(config.deadLetterQueue()) || System.nanoTime() < retryAfter
+                || !exists(connection, former) || !exists(connection, config.deadLetterQueue())) {
             return 0;
         }
         Channel lock = connection.createChannel();
         try {
             lock.queueDeclare(former + ".moving", false, true, true, null);
-        } catch (IOException held) {
-            return 0;
+        } catch (IOException refused) {
+            if (refusedWith(refused, AMQP.RESOURCE_LOCKED)) {
+                return 0;
+            }
+            throw refused;
         }
         try (Channel channel = connection.createChannel()) {
             int moved = move(channel, former);
@@ -50,8 +63,12 @@ class FormerDeadLetterQueue {
                         + " of an earlier release runs", moved, former, config.deadLetterQueue(), former);
             }
             return moved;
+        } catch (Exception failed) {
+            retryAfter = System.nanoTime() + RETRY_PAUSE.toNanos();
+            throw failed;
         } finally {
             if (lock.isOpen()) {
+                lock.queueDelete(former + ".moving");
                 lock.close();
             }
         }
@@ -90,6 +107,11 @@ class FormerDeadLetterQueue {
         Map<String, Object> headers = new HashMap<>(properties.getHeaders());
         headers.remove("x-delivery-count");
         return properties.builder().headers(headers).build();
+    }
+
+    private static boolean refusedWith(IOException refused, int code) {
+        return refused.getCause() instanceof ShutdownSignalException signal
+                && signal.getReason() instanceof AMQP.Channel.Close close && close.getReplyCode() == code;
     }
 
     private static boolean exists(Connection connection, String queue) throws Exception {

@@ -31,8 +31,8 @@ public interface MessagingConfig {
     @WithDefault("hookfan.integration-events.dead-letters")
     String deadLetterQueue();
 
-    /** The quorum DLQ of earlier releases: its messages are moved, in order, into the DLQ, and then it is deleted. */
-    @WithDefault("hookfan.integration-events.dlq")
+    /** The quorum DLQ of earlier releases (named after the work queue then): its letters are moved, in order, into the DLQ. */
+    @WithDefault("${hookfan.messaging.queue}.dlq")
     String formerDeadLetterQueue();
 
     /** Queue of webhook.delivery_requested messages, consumed by the sender. */

@@ -66,7 +66,7 @@ class RabbitDeadLetterQueue implements DeadLetterQueue {
     public Uni<List<DeadLetter>> peek(int limit) {
         return blocking(() -> {
             try (Connection connection = connect(); Channel channel = connection.createChannel()) {
-                former.emptyInto(connection);
+                moveFormerLetters(connection);
                 List<DeadLetter> letters = new ArrayList<>();
                 GetResponse message;
                 while (letters.size() < limit && (message = channel.basicGet(config.deadLetterQueue(), false)) != null) {
@@ -81,7 +81,7 @@ class RabbitDeadLetterQueue implements DeadLetterQueue {
     public Uni<Integer> redrive(Predicate<DeadLetter> chosen) {
         return blocking(() -> {
             try (Connection connection = connect(); Channel channel = connection.createChannel()) {
-                former.emptyInto(connection);
+                moveFormerLetters(connection);
                 channel.confirmSelect();
                 // A copy the broker confirms but routes nowhere (the work queue is gone) must not cost the original.
                 java.util.concurrent.atomic.AtomicBoolean returned = new java.util.concurrent.atomic.AtomicBoolean();
@@ -109,6 +109,15 @@ class RabbitDeadLetterQueue implements DeadLetterQueue {
                 return moved.size();
             }
         });
+    }
+
+    private void moveFormerLetters(Connection connection) {
+        try {
+            former.emptyInto(connection);
+        } catch (Exception failed) {
+            LOG.warnf("The former dead-letter queue %s was not emptied (its letters wait there; tried again in a minute): %s",
+                    config.formerDeadLetterQueue(), failed.toString());
+        }
     }
 
     private <T> Uni<T> blocking(Callable<T> work) {

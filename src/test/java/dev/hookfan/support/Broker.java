@@ -124,6 +124,21 @@ public final class Broker implements AutoCloseable {
         }
     }
 
+    /** An exclusive queue of a connection of its own, as another instance holds a lock, until closed. */
+    public AutoCloseable holdExclusiveQueue(String name) {
+        try {
+            ConnectionFactory factory = new ConnectionFactory();
+            factory.setHost(connection.getAddress().getHostAddress());
+            factory.setPort(connection.getPort());
+            factory.setVirtualHost(ConfigProvider.getConfig().getOptionalValue("rabbitmq-virtual-host", String.class).orElse("/"));
+            Connection own = factory.newConnection("hookfan-tests (lock holder)");
+            own.createChannel().queueDeclare(name, false, true, true, null);
+            return own::close;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Takes every message in the queue without acknowledging it, then gives them all back, as a look does. */
     public int drainAndReturn(String queue) {
         try (Channel look = connection.createChannel()) {
