@@ -14,7 +14,7 @@ public class BodyLimit {
 
     private final long maxBodySize;
 
-    BodyLimit(@ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBodySize) {
+    BodyLimit(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodySize) {
         this.maxBodySize = maxBodySize.asLongValue();
     }
 

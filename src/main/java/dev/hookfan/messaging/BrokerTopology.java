@@ -55,36 +55,38 @@ public class BrokerTopology {
     private final Optional<String> trustStorePassword;
 
     BrokerTopology(MessagingConfig config, Vertx vertx,
-                   @ConfigProperty(name = "rabbitmq-host", defaultValue = "localhost") String host,
-                   @ConfigProperty(name = "rabbitmq-port", defaultValue = "5672") int port,
+                   @ConfigProperty(name = "rabbitmq-host") Optional<String> host,
+                   @ConfigProperty(name = "rabbitmq-port") Optional<Integer> port,
                    @ConfigProperty(name = "rabbitmq-addresses") Optional<String> addresses,
-                   @ConfigProperty(name = "rabbitmq-username", defaultValue = "guest") String username,
-                   @ConfigProperty(name = "rabbitmq-password", defaultValue = "guest") String password,
-                   @ConfigProperty(name = "rabbitmq-virtual-host", defaultValue = "/") String virtualHost,
-                   @ConfigProperty(name = "rabbitmq-ssl", defaultValue = "false") boolean ssl,
-                   @ConfigProperty(name = "rabbitmq-trust-all", defaultValue = "false") boolean trustAll,
+                   @ConfigProperty(name = "rabbitmq-username") Optional<String> username,
+                   @ConfigProperty(name = "rabbitmq-password") Optional<String> password,
+                   @ConfigProperty(name = "rabbitmq-virtual-host") Optional<String> virtualHost,
+                   @ConfigProperty(name = "rabbitmq-ssl") Optional<Boolean> ssl,
+                   @ConfigProperty(name = "rabbitmq-trust-all") Optional<Boolean> trustAll,
                    @ConfigProperty(name = "rabbitmq-trust-store-path") Optional<String> trustStorePath,
                    @ConfigProperty(name = "rabbitmq-trust-store-password") Optional<String> trustStorePassword) {
         this.config = config;
         this.schedule = RetrySchedule.of(config.retry());
         this.vertx = vertx;
+        // Unset, the connector uses the AMQP client's defaults: so do these, by the client's own constants.
         this.brokers = addresses.map(list -> Arrays.asList(Address.parseAddresses(list)))
-                .orElseGet(() -> List.of(new Address(host, port)));
-        this.username = username;
-        this.password = password;
-        this.virtualHost = virtualHost;
-        this.ssl = ssl;
-        this.trustAll = trustAll;
+                .orElseGet(() -> List.of(new Address(host.orElse(ConnectionFactory.DEFAULT_HOST),
+                        port.orElse(ConnectionFactory.DEFAULT_AMQP_PORT))));
+        this.username = username.orElse(ConnectionFactory.DEFAULT_USER);
+        this.password = password.orElse(ConnectionFactory.DEFAULT_PASS);
+        this.virtualHost = virtualHost.orElse(ConnectionFactory.DEFAULT_VHOST);
+        this.ssl = ssl.orElse(false);
+        this.trustAll = trustAll.orElse(false);
         this.trustStorePath = trustStorePath;
         this.trustStorePassword = trustStorePassword;
         this.options = new RabbitMQOptions()
                 .setConnectionName("hookfan (topology)")
                 .setAddresses(brokers)
-                .setUser(username)
-                .setPassword(password)
-                .setVirtualHost(virtualHost)
-                .setSsl(ssl)
-                .setTrustAll(trustAll)
+                .setUser(this.username)
+                .setPassword(this.password)
+                .setVirtualHost(this.virtualHost)
+                .setSsl(this.ssl)
+                .setTrustAll(this.trustAll)
                 .setReconnectAttempts(0);
         trustStorePath.ifPresent(path -> {
             io.vertx.core.net.JksOptions trustStore = new io.vertx.core.net.JksOptions().setPath(path);

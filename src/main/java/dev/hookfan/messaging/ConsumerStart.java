@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Subscribes the consumers only once the broker has answered (the topology is declared). The consumers recover
+ * Subscribes the consumers only once the broker has answered (the topology is declared). The consumers reconnect
  * through the Java client, which never retries a first connection that failed: started too early, against a
  * broker not up yet, they would stay disconnected for good.
  */

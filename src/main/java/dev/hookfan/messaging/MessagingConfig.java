@@ -60,7 +60,7 @@ public interface MessagingConfig {
 
     /** Milliseconds between a consumer's attempts to reconnect after the broker went away. */
     @WithDefault("2000")
-    int recoveryIntervalMs();
+    int reconnectIntervalMs();
 
     Retry retry();
 

@@ -12,6 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class RabbitSendingInstances implements SendingInstances {
 
     private final BrokerTopology topology;
+    /** A rate split by instances follows a scale-out within this long. */
+    static final String REFRESH_INTERVAL = "30s";
+
     private final AtomicInteger count = new AtomicInteger(1);
 
     RabbitSendingInstances(BrokerTopology topology) {
@@ -23,7 +26,7 @@ public class RabbitSendingInstances implements SendingInstances {
         return count.get();
     }
 
-    @Scheduled(every = "30s", delay = 2, concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = REFRESH_INTERVAL, delay = 2, concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> refresh() {
         return topology.deliveriesConsumers()
                 .invoke(consumers -> count.set(Math.max(1, consumers)))
