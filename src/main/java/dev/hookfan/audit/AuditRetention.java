@@ -11,7 +11,7 @@ import java.time.Duration;
 @Singleton
 public class AuditRetention {
 
-    /** Through the index of V13; rows another purger has locked are skipped, never waited for. */
+    /** Through the creation-instant index; rows another purger has locked are skipped, never waited for. */
     private static final String PURGE = "with gone as (delete from audit_entry a where (a.source_message_id, a.organization_id) in"
             + " (select source_message_id, organization_id from audit_entry"
             + " where recorded_at < now() - $1 * interval '1 millisecond' order by recorded_at limit $2 for update skip locked)"

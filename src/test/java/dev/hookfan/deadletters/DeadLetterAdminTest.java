@@ -4,6 +4,7 @@ import dev.hookfan.deliveries.DeliveryIds;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Rabbitmqctl;
+import dev.hookfan.support.Webhooks;
 import dev.hookfan.support.Receiver;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -65,9 +66,7 @@ class DeadLetterAdminTest {
     }
 
     String webhook(String path) {
-        return given().header("Authorization", "Bearer " + token(ORG)).contentType(ContentType.JSON)
-                .body("{\"url\":\"" + receiver.url(path) + "\",\"eventTypes\":[\"*\"]}")
-                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id");
+        return Webhooks.create(given().header("Authorization", "Bearer " + token(ORG)), ORG, receiver.url(path));
     }
 
     static void redrive(String body, int expected) {

@@ -5,12 +5,12 @@ import dev.hookfan.deliveries.DeliveryIds;
 import dev.hookfan.deliveries.WebhookEventDispatcher;
 import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.support.Database;
+import dev.hookfan.support.Webhooks;
 import dev.hookfan.support.Dispatch;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,8 +59,7 @@ class RetentionTest {
     }
 
     static String webhook() {
-        return given().contentType(ContentType.JSON).body("{\"url\":\"http://127.0.0.1:9/none\",\"eventTypes\":[\"*\"]}")
-                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id");
+        return Webhooks.create(ORG, "http://127.0.0.1:9/none");
     }
 
     static void event(String id, int deliveries) {
@@ -152,7 +151,7 @@ class RetentionTest {
         }
         // Another instance mid-purge holds the purge lock: this one skips its rounds and holds up nothing.
         try (AutoCloseable otherPurger = Database.holding("select pg_advisory_xact_lock(hashtext('hookfan.retention'), 1)")) {
-            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> rows("webhook_delivery", "true") == 3);
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> rows("webhook_delivery", "true") == 3);
             assertEquals(0, Database.waitingForALock("%delete from webhook_delivery%"));
         }
         // A row a sender or a redelivery has locked is left for a later round, not waited for.
