@@ -1,6 +1,7 @@
 package dev.hookfan.sending;
 
 import dev.hookfan.deliveries.DeliveryConfig;
+import dev.hookfan.text.Truncate;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -18,6 +19,8 @@ import java.time.ZoneOffset;
 class AttemptRecorder {
 
     private static final Logger LOG = Logger.getLogger(AttemptRecorder.class);
+    /** The longest error kept on a delivery or an attempt. */
+    private static final int MAX_ERROR = 1000;
 
     private static final String INSERT_ATTEMPT = "insert into delivery_attempt (delivery_id, attempt_number, started_at,"
             + " duration_ms, response_status, response_body, error) values ($1, $2, $3, $4, $5, $6, $7)";
@@ -93,7 +96,7 @@ class AttemptRecorder {
                     });
         }
         Duration pause = next.after(attempt, outcome.retryAfter());
-        String error = truncate(outcome.describe());
+        String error = Truncate.toLength(outcome.describe(), MAX_ERROR);
         Uni<Boolean> reschedule = pause == null
                 ? updated(connection, FAILED, Tuple.of(delivery.id(), attempt, error, delivery.lease()))
                 : updated(connection, RESCHEDULED, Tuple.tuple().addString(delivery.id()).addInteger(attempt)
@@ -144,14 +147,10 @@ class AttemptRecorder {
                 .addInteger((int) Math.min(Integer.MAX_VALUE, outcome.durationMs()))
                 .addInteger(outcome.status())
                 .addString(outcome.responseBody())
-                .addString(truncate(outcome.error()));
+                .addString(Truncate.toLength(outcome.error(), MAX_ERROR));
     }
 
     private static Uni<Void> execute(SqlConnection connection, String sql, Tuple arguments) {
         return connection.preparedQuery(sql).execute(arguments).replaceWithVoid();
-    }
-
-    private static String truncate(String text) {
-        return text == null || text.length() <= 1000 ? text : text.substring(0, 999) + "…";
     }
 }
