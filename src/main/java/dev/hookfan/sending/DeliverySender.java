@@ -104,11 +104,6 @@ public class DeliverySender {
         return CallerContext.resumeOn(Uni.createFrom().emitter(emitter -> scheduler.whenRoom(() -> emitter.complete(null))));
     }
 
-    /** A request that names only delivery ids (an earlier version's): their webhooks are looked up first. */
-    public Uni<Void> requestedIds(List<String> deliveryIds) {
-        return claims.describe(deliveryIds).chain(this::requested);
-    }
-
     SendScheduler scheduler() {
         return scheduler;
     }

@@ -397,8 +397,8 @@ class DeliverySenderTest {
                     + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'ee000000000000000000000000000000', 'pending', 0,"
                     + " now() + interval '1 hour', now())", id, webhookId, ORG);
         }
-        broker.publishTo(Broker.DELIVERIES, "not-a-delivery-id", ("{\"type\":\"webhook.delivery_requested\",\"deliveryIds\":[\""
-                + String.join("\",\"", ids) + "\"]}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        broker.publishTo(Broker.DELIVERIES, "not-a-delivery-id", request(IntStream.range(0, ids.size())
+                .mapToObj(i -> new RequestedDelivery(ids.get(i), webhooks.get(i), ORG)).toList()));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> ids.stream().allMatch(id -> "delivered".equals(status(id))));
         List<String> received = received("/batch/", 3);
@@ -411,18 +411,19 @@ class DeliverySenderTest {
         // 300 deliveries named at once, 256 permits: the rest must wait for permits, not be left to a poller that
         // (due only in an hour) would not send them.
         List<String> ids = new java.util.ArrayList<>();
+        List<RequestedDelivery> named = new java.util.ArrayList<>();
         for (int w = 0; w < 30; w++) {
             String webhookId = webhook("/burst")[0];
             for (int d = 0; d < 10; d++) {
                 String id = UUID.randomUUID().toString().replace("-", "");
                 ids.add(id);
+                named.add(new RequestedDelivery(id, webhookId, ORG));
                 Database.update("insert into webhook_delivery (id, webhook_id, organization_id, event_id, status,"
                         + " attempts, next_attempt_at, created_at) values (?, ?, ?, 'ee000000000000000000000000000000', 'pending', 0,"
                         + " now() + interval '1 hour', now())", id, webhookId, ORG);
             }
         }
-        broker.publishTo(Broker.DELIVERIES, ids.get(0), ("{\"type\":\"webhook.delivery_requested\",\"deliveryIds\":[\""
-                + String.join("\",\"", ids) + "\"]}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        broker.publishTo(Broker.DELIVERIES, ids.get(0), request(named));
 
         await().atMost(Duration.ofSeconds(20)).until(() ->
                 Database.count("select count(*) from webhook_delivery where status = 'delivered'") == 300);
@@ -446,9 +447,10 @@ class DeliverySenderTest {
         Statements statements = Statements.countedFromNow();
         for (int i = 0; i < ids.size(); i++) {
             // Each delivery is named by two requests: the second must find it claimed, not send it again.
-            String both = ids.get(i) + "\",\"" + ids.get((i + 1) % ids.size());
-            broker.publishTo(Broker.DELIVERIES, ids.get(i), ("{\"type\":\"webhook.delivery_requested\",\"deliveryIds\":[\""
-                    + both + "\"]}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            int next = (i + 1) % ids.size();
+            broker.publishTo(Broker.DELIVERIES, ids.get(i), request(List.of(
+                    new RequestedDelivery(ids.get(i), webhooks.get(i % webhooks.size()), ORG),
+                    new RequestedDelivery(ids.get(next), webhooks.get(next % webhooks.size()), ORG))));
         }
 
         await().atMost(Duration.ofSeconds(10)).until(() -> ids.stream().allMatch(id -> "delivered".equals(status(id))));
@@ -456,6 +458,14 @@ class DeliverySenderTest {
         assertTrue(claims < ids.size(), claims + " claim statements for " + ids.size() + " requests: " + statements.ran());
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> received("/shared/", 4).size() == ids.size());
         assertEquals(Set.copyOf(ids), Set.copyOf(received("/shared/", 4)));
+    }
+
+    /** A delivery request as the fan-out publishes it: each delivery named with its webhook. */
+    static byte[] request(List<RequestedDelivery> deliveries) {
+        return ("{\"type\":\"webhook.delivery_requested\",\"deliveries\":[" + deliveries.stream()
+                .map(d -> "{\"id\":\"" + d.id() + "\",\"webhookId\":\"" + d.webhookId() + "\",\"organizationId\":\""
+                        + d.organizationId() + "\"}")
+                .collect(Collectors.joining(",")) + "]}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private List<String> received(String pathPrefix, int webhooks) {
