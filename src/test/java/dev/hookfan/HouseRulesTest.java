@@ -35,7 +35,7 @@ class HouseRulesTest {
     private static final Map<String, Set<String>> WRITERS = new TreeMap<>(Map.of(
             "audit_entry", Set.of("audit/AuditEntries", "audit/AuditRetention"),
             "organization_entitlements", Set.of("entitlements/EntitlementsProjection"),
-            "operational_event", Set.of("sending/OperationalEvents"),
+            "operational_event", Set.of("sending/DeliveredRecords", "sending/OperationalEvents"),
             "webhook", Set.of("sending/AttemptRecorder", "sending/DeliveredRecords", "sending/OperationalEvents"),
             "webhook_secret", Set.of("webhooks/SecretResealer"),
             "webhook_delivery", Set.of("deliveries/DeliveryRepository", "deliveries/DeliveryRetention",

@@ -1,6 +1,5 @@
 package dev.hookfan.messaging;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookfan.deliveries.DeliveryConfig;
 import dev.hookfan.deliveries.RequestedDelivery;
@@ -50,7 +49,7 @@ public class DeliveryRequestConsumer {
     }
 
     /** Many requests in hand at once; queuing them is quick, so the bound only smooths bursts. A request names ids
-     * only, so the count alone bounds their bytes. */
+     * only (a batch's deliveries and their webhooks), so the count alone bounds their bytes. */
     @Incoming(ConsumerStart.DELIVERIES)
     @Acknowledgment(Acknowledgment.Strategy.MANUAL)
     Flow.Subscriber<Message<byte[]>> handleAtOnce() {
@@ -72,53 +71,32 @@ public class DeliveryRequestConsumer {
     }
 
     private Uni<Void> queueNow(Message<byte[]> message) {
-        Requested requested = requested(message);
-        Uni<Void> queued;
-        if (!requested.deliveries().isEmpty()) {
-            queued = sender.requested(requested.deliveries());
-        } else if (!requested.ids().isEmpty()) {
-            queued = sender.requestedIds(requested.ids());
-        } else {
-            queued = Uni.createFrom().voidItem().invoke(() -> LOG.warn("Ignoring a delivery request that names no delivery"));
-        }
+        List<RequestedDelivery> deliveries = requested(message);
+        Uni<Void> queued = deliveries.isEmpty()
+                ? Uni.createFrom().voidItem().invoke(() -> LOG.warn("Ignoring a delivery request that names no delivery"))
+                : sender.requested(deliveries);
         return queued
                 .onFailure().invoke(failure -> LOG.warnf("Deliveries %s not queued now, the poller will find them: %s",
-                        requested.ids(), failure.toString()))
+                        deliveries.stream().map(RequestedDelivery::id).toList(), failure.toString()))
                 .onFailure().recoverWithNull()
                 .chain(() -> Uni.createFrom().completionStage(message.ack()));
     }
 
-    /** What a request names: deliveries with their webhooks, or (an earlier version's) delivery ids alone. */
-    private record Requested(List<RequestedDelivery> deliveries, List<String> ids) {
-    }
-
-    private Requested requested(Message<byte[]> message) {
+    /** The deliveries a request names with their webhooks; none if it is unreadable. */
+    private List<RequestedDelivery> requested(Message<byte[]> message) {
         List<RequestedDelivery> deliveries = new ArrayList<>();
-        List<String> ids = new ArrayList<>();
         try {
-            JsonNode body = mapper.readTree(message.getPayload());
-            body.path("deliveries").forEach(entry -> {
+            mapper.readTree(message.getPayload()).path("deliveries").forEach(entry -> {
                 String id = entry.path("id").asText(null);
                 String webhookId = entry.path("webhookId").asText(null);
                 String organizationId = entry.path("organizationId").asText(null);
                 if (id != null && webhookId != null && organizationId != null) {
                     deliveries.add(new RequestedDelivery(id, webhookId, organizationId));
-                    ids.add(id);
                 }
             });
-            if (deliveries.isEmpty()) {
-                body.path("deliveryIds").forEach(id -> {
-                    if (id.isTextual()) {
-                        ids.add(id.asText());
-                    }
-                });
-            }
         } catch (Exception unreadable) {
-            LOG.debugf("Delivery request body not readable, using its message_id: %s", unreadable.toString());
+            LOG.debugf("Delivery request body not readable: %s", unreadable.toString());
         }
-        if (ids.isEmpty()) {
-            message.getMetadata(IncomingRabbitMQMetadata.class).flatMap(IncomingRabbitMQMetadata::getMessageId).ifPresent(ids::add);
-        }
-        return new Requested(deliveries, ids);
+        return deliveries;
     }
 }

@@ -1,6 +1,7 @@
 package dev.hookfan.messaging;
 
 import com.rabbitmq.client.AMQP;
+import dev.hookfan.text.Truncate;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import jakarta.inject.Singleton;
@@ -39,7 +40,7 @@ public class EventCopies {
         Map<String, Object> headers = copyableHeaders(original);
         headers.remove(ATTEMPT_HEADER);
         headers.put(ATTEMPTS_HEADER, attempts);
-        headers.put(ERROR_HEADER, truncate(error));
+        headers.put(ERROR_HEADER, Truncate.toLength(error == null ? "unknown error" : error, MAX_ERROR_LENGTH));
         headers.put(RabbitDeadLetterQueue.DEAD_LETTERED_AT_HEADER, java.time.Instant.now().toString());
         return send(body, original, topology.deadLetterQueue(), headers);
     }
@@ -68,10 +69,5 @@ public class EventCopies {
             }
         });
         return headers;
-    }
-
-    private static String truncate(String error) {
-        String text = error == null ? "unknown error" : error;
-        return text.length() <= MAX_ERROR_LENGTH ? text : text.substring(0, MAX_ERROR_LENGTH - 1) + "…";
     }
 }

@@ -69,10 +69,7 @@ public class RabbitDeliveryRequests implements DeliveryRequests {
                                 + MandatoryPublisher.CONFIRM_TIMEOUT));
     }
 
-    /**
-     * {"type", "deliveries": [{"id", "webhookId", "organizationId"}...], "deliveryIds": [...]}: the sender queues each
-     * under its webhook without a lookup; deliveryIds alone is what an earlier version reads.
-     */
+    /** {"type", "deliveries": [{"id", "webhookId", "organizationId"}...]}: the sender queues each under its webhook without a lookup. */
     static byte[] body(List<RequestedDelivery> deliveries) {
         StringBuilder json = new StringBuilder(deliveries.size() * 160).append("{\"type\":\"").append(TYPE).append("\",\"deliveries\":[");
         for (int i = 0; i < deliveries.size(); i++) {
@@ -81,10 +78,6 @@ public class RabbitDeliveryRequests implements DeliveryRequests {
             json.append(i == 0 ? "" : ",").append("{\"id\":\"").append(delivery.id()).append("\",\"webhookId\":\"")
                     .append(delivery.webhookId()).append("\",\"organizationId\":\"")
                     .append(JsonStringEncoder.getInstance().quoteAsString(delivery.organizationId())).append("\"}");
-        }
-        json.append("],\"deliveryIds\":[");
-        for (int i = 0; i < deliveries.size(); i++) {
-            json.append(i == 0 ? "\"" : ",\"").append(deliveries.get(i).id()).append('"');
         }
         return json.append("]}").toString().getBytes(StandardCharsets.UTF_8);
     }

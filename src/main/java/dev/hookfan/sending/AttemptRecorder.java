@@ -1,6 +1,12 @@
 package dev.hookfan.sending;
 
 import dev.hookfan.deliveries.DeliveryConfig;
+import dev.hookfan.sending.AttemptOutcome.Delivered;
+import dev.hookfan.sending.AttemptOutcome.Exhausted;
+import dev.hookfan.sending.AttemptOutcome.Failed;
+import dev.hookfan.sending.AttemptOutcome.Gone;
+import dev.hookfan.sending.AttemptOutcome.Retrying;
+import dev.hookfan.text.Truncate;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -18,6 +24,8 @@ import java.time.ZoneOffset;
 class AttemptRecorder {
 
     private static final Logger LOG = Logger.getLogger(AttemptRecorder.class);
+    /** The longest error kept on a delivery or an attempt. */
+    private static final int MAX_ERROR = 1000;
 
     private static final String INSERT_ATTEMPT = "insert into delivery_attempt (delivery_id, attempt_number, started_at,"
             + " duration_ms, response_status, response_body, error) values ($1, $2, $3, $4, $5, $6, $7)";
@@ -64,49 +72,65 @@ class AttemptRecorder {
         return jittered.compareTo(fifth) > 0 ? jittered : fifth;
     }
 
-    Uni<Void> record(ClaimedDelivery delivery, AttemptOutcome outcome, NextAttempt next) {
+    Uni<Void> record(ClaimedDelivery delivery, AttemptOutcome outcome) {
         return Uni.createFrom().voidItem()
                 .invoke(() -> MDC.put("deliveryId", delivery.id()))
-                .chain(() -> outcome.succeeded()
-                        ? delivered.record(delivery, outcome)
-                        : pool.withTransaction(connection -> consequences(connection, delivery, outcome, next)
-                                .chain(held -> held
-                                        ? execute(connection, INSERT_ATTEMPT, attempt(delivery, outcome))
-                                        : Uni.createFrom().voidItem().invoke(() -> LOG.warnf("Delivery %s: attempt %d not"
-                                                + " recorded, its lease was lost (another instance holds it now)",
-                                                delivery.id(), delivery.attemptNumber())))))
+                .chain(() -> outcome instanceof Failed failed
+                        ? pool.withTransaction(connection -> recordFailed(connection, delivery, failed))
+                        : delivered.record(delivery, (Delivered) outcome))
                 .eventually(() -> MDC.remove("deliveryId"));
     }
 
-    /** Answers whether the lease was still this attempt's; if not, nothing was written. */
-    private Uni<Boolean> consequences(SqlConnection connection, ClaimedDelivery delivery, AttemptOutcome outcome, NextAttempt next) {
-        int attempt = delivery.attemptNumber();
-        if (outcome.gone()) {
-            String reason = "the subscriber answered 410 Gone to delivery " + delivery.id();
-            return updated(connection, GONE, Tuple.of(delivery.id(), attempt, delivery.lease()))
-                    .call(held -> {
-                        if (!held) {
-                            return Uni.createFrom().voidItem();
-                        }
-                        LOG.infof("Webhook %s disabled: %s", delivery.webhookId(), reason);
-                        return disable(connection, delivery.webhookId(), reason);
-                    });
+    /** The failure's consequences, then the attempt's row; neither if the lease is no longer this attempt's. */
+    private Uni<Void> recordFailed(SqlConnection connection, ClaimedDelivery delivery, Failed failed) {
+        Uni<Boolean> held;
+        if (failed instanceof Gone) {
+            held = gone(connection, delivery);
+        } else if (failed instanceof Retrying retrying) {
+            held = retrying(connection, delivery, retrying);
+        } else {
+            held = exhausted(connection, delivery, (Exhausted) failed);
         }
-        Duration pause = next.after(attempt, outcome.retryAfter());
-        String error = truncate(outcome.describe());
-        Uni<Boolean> reschedule = pause == null
-                ? updated(connection, FAILED, Tuple.of(delivery.id(), attempt, error, delivery.lease()))
-                : updated(connection, RESCHEDULED, Tuple.tuple().addString(delivery.id()).addInteger(attempt)
-                        .addLong(pause.toMillis()).addString(error).addOffsetDateTime(delivery.lease()));
-        return reschedule.call(held -> {
-            if (!held) {
-                return Uni.createFrom().voidItem();
-            }
-            Uni<Void> announced = pause == null && OperationalEvents.announces(delivery.eventType())
-                    ? execute(connection, OperationalEvents.DELIVERY_EXHAUSTED, Tuple.of(delivery.id(), delivery.webhookId()))
-                    : Uni.createFrom().voidItem();
-            return announced.chain(() -> trackFailure(connection, delivery.webhookId()));
-        });
+        return held.chain(stillHeld -> stillHeld
+                ? execute(connection, INSERT_ATTEMPT, attempt(delivery, failed))
+                : Uni.createFrom().voidItem().invoke(() -> LOG.warnf("Delivery %s: attempt %d not recorded, its lease was"
+                        + " lost (another instance holds it now)", delivery.id(), delivery.attemptNumber())));
+    }
+
+    /** Each answers whether the lease was still this attempt's; if not, it wrote nothing. */
+    private Uni<Boolean> gone(SqlConnection connection, ClaimedDelivery delivery) {
+        String reason = "the subscriber answered 410 Gone to delivery " + delivery.id();
+        return updated(connection, GONE, Tuple.of(delivery.id(), delivery.attemptNumber(), delivery.lease()))
+                .call(held -> {
+                    if (!held) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    LOG.infof("Webhook %s disabled: %s", delivery.webhookId(), reason);
+                    return disable(connection, delivery.webhookId(), reason);
+                });
+    }
+
+    private Uni<Boolean> retrying(SqlConnection connection, ClaimedDelivery delivery, Retrying retrying) {
+        return updated(connection, RESCHEDULED, Tuple.tuple().addString(delivery.id()).addInteger(delivery.attemptNumber())
+                .addLong(retrying.pause().toMillis()).addString(lastError(retrying)).addOffsetDateTime(delivery.lease()))
+                .call(held -> held ? trackFailure(connection, delivery.webhookId()) : Uni.createFrom().voidItem());
+    }
+
+    private Uni<Boolean> exhausted(SqlConnection connection, ClaimedDelivery delivery, Exhausted exhausted) {
+        return updated(connection, FAILED, Tuple.of(delivery.id(), delivery.attemptNumber(), lastError(exhausted), delivery.lease()))
+                .call(held -> {
+                    if (!held) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    Uni<Void> announced = OperationalEvents.announces(delivery.eventType())
+                            ? execute(connection, OperationalEvents.DELIVERY_EXHAUSTED, Tuple.of(delivery.id(), delivery.webhookId()))
+                            : Uni.createFrom().voidItem();
+                    return announced.chain(() -> trackFailure(connection, delivery.webhookId()));
+                });
+    }
+
+    private static String lastError(Failed failed) {
+        return Truncate.toLength(failed.failure().describe(), MAX_ERROR);
     }
 
     private static Uni<Boolean> updated(SqlConnection connection, String sql, Tuple arguments) {
@@ -136,22 +160,20 @@ class AttemptRecorder {
                 .chain(() -> cancellation.cancel(connection, webhookId, "webhook disabled: " + reason));
     }
 
-    private static Tuple attempt(ClaimedDelivery delivery, AttemptOutcome outcome) {
-        return Tuple.tuple()
+    /** The attempt's row: the status and body it was answered with, or the error of an attempt that got no answer. */
+    private static Tuple attempt(ClaimedDelivery delivery, Failed failed) {
+        Tuple row = Tuple.tuple()
                 .addString(delivery.id())
                 .addInteger(delivery.attemptNumber())
-                .addOffsetDateTime(outcome.startedAt().atOffset(ZoneOffset.UTC))
-                .addInteger((int) Math.min(Integer.MAX_VALUE, outcome.durationMs()))
-                .addInteger(outcome.status())
-                .addString(outcome.responseBody())
-                .addString(truncate(outcome.error()));
+                .addOffsetDateTime(failed.startedAt().atOffset(ZoneOffset.UTC))
+                .addInteger((int) Math.min(Integer.MAX_VALUE, failed.durationMs()));
+        if (failed.failure() instanceof AttemptFailure.Answered answered) {
+            return row.addInteger(answered.status()).addString(answered.body()).addString(null);
+        }
+        return row.addInteger(null).addString(null).addString(Truncate.toLength(failed.failure().describe(), MAX_ERROR));
     }
 
     private static Uni<Void> execute(SqlConnection connection, String sql, Tuple arguments) {
         return connection.preparedQuery(sql).execute(arguments).replaceWithVoid();
-    }
-
-    private static String truncate(String text) {
-        return text == null || text.length() <= 1000 ? text : text.substring(0, 999) + "…";
     }
 }

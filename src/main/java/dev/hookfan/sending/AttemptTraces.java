@@ -63,8 +63,8 @@ class AttemptTraces {
     }
 
     /** The POST in a client span; the headers get that span's trace context before they are sent. */
-    Uni<AttemptOutcome> post(Context trace, URI url, InetAddress address, BiConsumer<String, String> header,
-                             Supplier<Uni<AttemptOutcome>> exchange) {
+    Uni<SubscriberClient.Answer> post(Context trace, URI url, InetAddress address, BiConsumer<String, String> header,
+                                      Supplier<Uni<SubscriberClient.Answer>> exchange) {
         if (!tracing.on()) {
             return exchange.get();
         }
@@ -77,16 +77,14 @@ class AttemptTraces {
                         .setAttribute("network.peer.address", address.getHostAddress()),
                 span -> {
                     tracing.inject(trace.with(span), header);
-                    return exchange.get().invoke(outcome -> answered(span, outcome));
+                    return exchange.get().invoke(answer -> answered(span, answer));
                 });
     }
 
-    private static void answered(Span span, AttemptOutcome outcome) {
-        if (outcome.status() != null) {
-            span.setAttribute("http.response.status_code", (long) outcome.status());
-        }
-        if (outcome.status() == null || outcome.status() >= 400) {
-            span.setStatus(StatusCode.ERROR, outcome.error() != null ? outcome.error() : "HTTP " + outcome.status());
+    private static void answered(Span span, SubscriberClient.Answer answer) {
+        span.setAttribute("http.response.status_code", (long) answer.status());
+        if (answer.status() >= 400) {
+            span.setStatus(StatusCode.ERROR, "HTTP " + answer.status());
         }
     }
 }

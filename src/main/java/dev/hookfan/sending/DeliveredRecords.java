@@ -25,8 +25,9 @@ final class DeliveredRecords {
     static final int BATCHES_IN_FLIGHT = 2;
 
     /**
-     * The success goes onto the delivery's own row (V7): no attempt row, index entries or foreign-key lock. Only a
-     * delivery that is no longer pending (cancelled while its attempt was in flight) gets an attempt row instead.
+     * One statement for the whole batch: the success goes onto the delivery's own row (V7), with no attempt row, index
+     * entries or foreign-key lock. Only a delivery that is no longer pending (cancelled while its attempt was in
+     * flight) gets an attempt row instead.
      */
     private static final String RECORD = "with done as (select * from unnest($1::varchar[], $2::int[], $3::timestamptz[],"
             + " $4::int[], $5::int[], $6::varchar[], $7::varchar[], $8::timestamptz[]) as t(delivery_id, attempt_number,"
@@ -40,15 +41,22 @@ final class DeliveredRecords {
             + " elsewhere as (insert into delivery_attempt (delivery_id, attempt_number, started_at, duration_ms,"
             + " response_status, response_body) select done.delivery_id, attempt_number, started_at, duration_ms, response_status,"
             + " response_body from done join webhook_delivery d on d.id = done.delivery_id and d.status <> 'pending'"
-            + " where done.delivery_id not in (select id from delivered))"
-            // The webhooks' health: failing no more; those whose failure was announced are announced recovered.
-            + ", healthy as (update webhook w set failing_since = null, failure_announced = false from (select id,"
+            + " where done.delivery_id not in (select id from delivered)),"
+            // The webhooks' health: failing no more, with whether their failure had been announced.
+            + " healthy as (update webhook w set failing_since = null, failure_announced = false from (select id,"
             + " failure_announced from webhook where id in (select webhook_id from done) and (failing_since is not null"
             + " or failure_announced)) old where w.id = old.id returning w.id, w.organization_id, w.url, w.last_failure_at,"
-            + " old.failure_announced as announced) "
-            + OperationalEvents.WEBHOOKS_RECOVERED;
+            + " old.failure_announced as announced)"
+            // Those announced are announced recovered, in the outbox (see OperationalEvents); the last failure before
+            // this success makes the fact, and so the event's id, unique.
+            + " insert into operational_event (id, organization_id, event_type, body) select encode(sha256(convert_to("
+            + "'hookfan.webhook.recovered/' || r.id || '/' || coalesce(r.last_failure_at::text, ''), 'UTF8')), 'hex'),"
+            + " r.organization_id, 'hookfan.webhook.recovered', json_build_object('type', 'hookfan.webhook.recovered',"
+            + " 'organizationId', r.organization_id, 'occurredAt', to_char(now() at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'),"
+            + " 'data', json_build_object('webhookId', r.id, 'url', r.url))::text"
+            + " from healthy r where r.announced on conflict (id) do nothing";
 
-    private record Success(ClaimedDelivery delivery, AttemptOutcome outcome) {
+    private record Success(ClaimedDelivery delivery, AttemptOutcome.Delivered outcome) {
     }
 
     private final GroupCommit<Success, Void> writes;
@@ -59,7 +67,7 @@ final class DeliveredRecords {
                 .map(written -> Collections.nCopies(batch.size(), (Void) null)));
     }
 
-    Uni<Void> record(ClaimedDelivery delivery, AttemptOutcome outcome) {
+    Uni<Void> record(ClaimedDelivery delivery, AttemptOutcome.Delivered outcome) {
         return writes.submit(new Success(delivery, outcome));
     }
 
@@ -77,13 +85,13 @@ final class DeliveredRecords {
         OffsetDateTime[] leases = new OffsetDateTime[size];
         for (int i = 0; i < size; i++) {
             ClaimedDelivery delivery = batch.get(i).delivery();
-            AttemptOutcome outcome = batch.get(i).outcome();
+            AttemptOutcome.Delivered outcome = batch.get(i).outcome();
             ids[i] = delivery.id();
             attempts[i] = delivery.attemptNumber();
             started[i] = outcome.startedAt().atOffset(ZoneOffset.UTC);
             durations[i] = (int) Math.min(Integer.MAX_VALUE, outcome.durationMs());
             statuses[i] = outcome.status();
-            bodies[i] = outcome.responseBody();
+            bodies[i] = outcome.body();
             webhooks[i] = delivery.webhookId();
             leases[i] = delivery.lease();
         }

@@ -47,9 +47,6 @@ class DeliveryClaims {
     /** Work that did not fit in memory is due now, so its webhook's refill finds it without waiting for the sweep. */
     private static final String MAKE_DUE = "update webhook_delivery set next_attempt_at = now()"
             + " where id = any($1) and status = 'pending' and next_attempt_at is null";
-    /** A request of an earlier version names only delivery ids. */
-    private static final String DESCRIBE = "select id, webhook_id, organization_id from webhook_delivery"
-            + " where id = any($1) and status = 'pending'";
     /** Requests whose claims share a statement. */
     static final int CLAIM_BATCH = 64;
     /** Two at a time, so a claim waits for at most one statement ahead of it. */
@@ -101,11 +98,6 @@ class DeliveryClaims {
     Uni<Void> makeDue(List<RequestedDelivery> deliveries) {
         String[] ids = deliveries.stream().map(RequestedDelivery::id).toArray(String[]::new);
         return pool.preparedQuery(MAKE_DUE).execute(Tuple.of(ids)).replaceWithVoid();
-    }
-
-    Uni<List<RequestedDelivery>> describe(List<String> deliveryIds) {
-        return pool.preparedQuery(DESCRIBE).execute(Tuple.of(deliveryIds.toArray(String[]::new)))
-                .map(DeliveryClaims::requested);
     }
 
     private static List<RequestedDelivery> requested(RowSet<Row> rows) {

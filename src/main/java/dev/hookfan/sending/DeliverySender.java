@@ -28,11 +28,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Sends deliveries, one attempt as typed stages: the {@link SendScheduler} says which starts next; then
- * endpoint (the webhook's settings, from the directory) → claim (a lease) → signed request → POST → record.
+ * endpoint (the webhook's settings, from the directory) → {@link Claim} (a lease) → signed request → POST
+ * ({@link SubscriberClient.Answer}) → {@link AttemptOutcome} → record ({@link AttemptRecorder}).
  * Requests from the fast path and work the {@link DuePoller} finds both go through the scheduler.
  */
 @Singleton
@@ -104,11 +104,6 @@ public class DeliverySender {
         return CallerContext.resumeOn(Uni.createFrom().emitter(emitter -> scheduler.whenRoom(() -> emitter.complete(null))));
     }
 
-    /** A request that names only delivery ids (an earlier version's): their webhooks are looked up first. */
-    public Uni<Void> requestedIds(List<String> deliveryIds) {
-        return claims.describe(deliveryIds).chain(this::requested);
-    }
-
     SendScheduler scheduler() {
         return scheduler;
     }
@@ -130,34 +125,48 @@ public class DeliverySender {
     }
 
     private void run(RequestedDelivery work) {
-        AtomicBoolean posted = new AtomicBoolean();
-        AtomicBoolean answered = new AtomicBoolean();
-        Runnable endExchange = () -> {
-            if (answered.compareAndSet(false, true)) {
-                scheduler.answered(work, posted.get());
-            }
-        };
-        Uni.createFrom().deferred(() -> directory.endpoint(work.organizationId(), work.webhookId()))
+        claim(work)
+                .chain(claim -> claim == null
+                        ? Uni.createFrom().voidItem()
+                        : traces.deliver(claim.delivery(), trace -> send(work, claim, trace)))
+                .onFailure().invoke(failure -> LOG.errorf("Delivery %s: attempt could not be made or recorded, its lease"
+                        + " will expire: %s", work.id(), failure.toString()))
+                .onFailure().recoverWithNull()
+                .subscribe().with(ignored -> finished(work));
+    }
+
+    /** A claimed delivery and where to send it. */
+    private record Claim(ClaimedDelivery delivery, WebhookEndpoint endpoint) {
+    }
+
+    /**
+     * The webhook's endpoint, then the claim; null when there is nothing to send (the webhook is disabled or gone, the
+     * delivery not claimable), and then, as on a failure, the webhook's room is given back at once.
+     */
+    private Uni<Claim> claim(RequestedDelivery work) {
+        return Uni.createFrom().deferred(() -> directory.endpoint(work.organizationId(), work.webhookId()))
                 .chain(endpoint -> {
                     if (endpoint == null) {
                         // Disabled or deleted: its work waits, pending, in the database.
                         scheduler.drop(work.webhookId());
-                        return Uni.createFrom().voidItem();
+                        return Uni.createFrom().nullItem();
                     }
                     scheduler.rate(work.webhookId(), endpoint.rateLimit() / (double) Math.max(1, instances.count()));
-                    return claims.claim(work.id()).chain(claimed -> claimed == null
-                            ? Uni.createFrom().voidItem()
-                            : traces.deliver(claimed, trace -> postable(work).invoke(() -> posted.set(true))
-                                    .chain(() -> attempt(claimed, endpoint, trace)).invoke(endExchange)
-                                    .chain(outcome -> recorder.record(claimed, outcome, nextAttempt))));
+                    return claims.claim(work.id()).map(claimed -> claimed == null ? null : new Claim(claimed, endpoint));
                 })
-                .onFailure().invoke(failure -> LOG.errorf("Delivery %s: attempt could not be made or recorded, its lease"
-                        + " will expire: %s", work.id(), failure.toString()))
-                .onFailure().recoverWithNull()
-                .subscribe().with(ignored -> {
-                    endExchange.run();
-                    finished(work);
+                .onItemOrFailure().invoke((claim, failure) -> {
+                    if (claim == null) {
+                        scheduler.answered(work, false);
+                    }
                 });
+    }
+
+    /** Waits for the webhook's turn to post, posts, gives the webhook its room back once answered, then records. */
+    private Uni<Void> send(RequestedDelivery work, Claim claim, Context trace) {
+        return postable(work)
+                .chain(() -> attempt(claim.delivery(), claim.endpoint(), trace))
+                .eventually(() -> scheduler.answered(work, true))
+                .chain(outcome -> recorder.record(claim.delivery(), outcome));
     }
 
     /** Completes, on a Vert.x context, once the webhook has room for one more post. */
@@ -187,10 +196,10 @@ public class DeliverySender {
                 .ifNoItem().after(timeout).failWith(() -> new TimeoutException("no complete answer within " + timeout))
                 // Whatever goes wrong before an answer (a header Vert.x refuses, a secret that will not open, the
                 // timeout) is a failed attempt on the schedule, never a claim that silently expires and repeats.
-                .onFailure().recoverWithItem(failure -> failed(started, startNanos,
+                .onFailure().recoverWithItem(failure -> notAnswered(claimed, started, startNanos,
                         failure.getClass().getSimpleName() + ": " + failure.getMessage()))
                 .invoke(outcome -> {
-                    sendsByOutcome.increment(outcome.status() == null ? "error" : (outcome.status() / 100) + "xx");
+                    sendsByOutcome.increment(outcome.statusClass());
                     sendLatency.record(outcome.durationMs(), TimeUnit.MILLISECONDS);
                 });
     }
@@ -200,30 +209,31 @@ public class DeliverySender {
         Instant started = Instant.now();
         long startNanos = System.nanoTime();
         if (claimed.eventBody() == null) {
-            return Uni.createFrom().item(failed(started, startNanos, "the event this delivery sends is missing from delivery_event"));
+            return Uni.createFrom().item(notAnswered(claimed, started, startNanos,
+                    "the event this delivery sends is missing from delivery_event"));
         }
         SignedRequest request = SignedRequest.of(claimed, endpoint, started,
                 sealed -> cipher.open(claimed.webhookId(), sealed), userAgent);
         if (request == null) {
-            return Uni.createFrom().item(failed(started, startNanos, "webhook has no valid signing secret"));
+            return Uni.createFrom().item(notAnswered(claimed, started, startNanos, "webhook has no valid signing secret"));
         }
         MultiMap headers = HttpHeaders.headers();
         request.headers().forEach(headers::add);
         URI url = URI.create(endpoint.url());
         return traces.post(trace, url, address, headers::set, () -> subscribers.post(endpoint.url(), address,
-                        UrlPolicy.port(url), headers, request.body(), timeout)
-                .map(answer -> new AttemptOutcome(started, elapsedMs(startNanos), answer.status(), answer.body(), null,
-                        RetryAfter.of(answer.status(), answer.retryAfter(), Instant.now()).map(RetryAfter::pause).orElse(null))));
+                        UrlPolicy.port(url), headers, request.body(), timeout))
+                .map(answer -> AttemptOutcome.answered(answer, started, elapsedMs(startNanos), claimed.attemptNumber(), nextAttempt));
     }
 
     /** The tenant reads the generic reason in the delivery's error; the address it resolved to stays in the log. */
-    private static AttemptOutcome refused(ClaimedDelivery claimed, WebhookTargets.Target target, Instant started, long startNanos) {
+    private AttemptOutcome refused(ClaimedDelivery claimed, WebhookTargets.Target target, Instant started, long startNanos) {
         LOG.infof("Delivery %s: not sent, %s", claimed.id(), target.refusal());
-        return failed(started, startNanos, "refused before connecting: " + WebhookTargets.REFUSED);
+        return notAnswered(claimed, started, startNanos, "refused before connecting: " + WebhookTargets.REFUSED);
     }
 
-    private static AttemptOutcome failed(Instant started, long startNanos, String error) {
-        return new AttemptOutcome(started, elapsedMs(startNanos), null, null, error, null);
+    private AttemptOutcome notAnswered(ClaimedDelivery claimed, Instant started, long startNanos, String error) {
+        return AttemptOutcome.failed(new AttemptFailure.Unanswered(error), null, started, elapsedMs(startNanos),
+                claimed.attemptNumber(), nextAttempt);
     }
 
     private static long elapsedMs(long startNanos) {

@@ -20,14 +20,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * What the service tells about itself, as integration events on its own exchange: a webhook disabled, a delivery that
  * exhausted its schedule, a webhook whose exhausted deliveries were announced succeeding again. Each is written to the
  * {@code operational_event} outbox (V15) in the transaction that records the fact, with an id derived from the fact,
- * and published from there, then deleted. Nothing is said about the delivery of an operational event itself.
+ * and published from there, then deleted; a recovery is written by the success statement ({@link DeliveredRecords}).
+ * Nothing is said about the delivery of an operational event itself.
  */
 @Singleton
 class OperationalEvents {
 
     static final String DISABLED = "hookfan.webhook.disabled";
     static final String EXHAUSTED = "hookfan.delivery.exhausted";
-    static final String RECOVERED = "hookfan.webhook.recovered";
     private static final Logger LOG = Logger.getLogger(OperationalEvents.class);
     private static final String NOW = "to_char(now() at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
 
@@ -52,15 +52,6 @@ class OperationalEvents {
             "json_build_object('webhookId', d.webhook_id, 'deliveryId', d.id, 'eventType', e.event_type, 'attempts', d.attempts,"
                     + " 'lastError', d.last_error)")
             + " from webhook_delivery d join delivery_event e on e.id = d.event_id where d.id = $1 on conflict (id) do nothing";
-
-    /**
-     * The end of the success statement (see {@link DeliveredRecords}), given a CTE {@code healthy} of the webhooks it
-     * found failing, with {@code announced} saying whether their failure had been announced: those are announced
-     * recovered (the last failure before this success makes the fact unique).
-     */
-    static final String WEBHOOKS_RECOVERED = INSERT + outboxRow(RECOVERED, "r.id || '/' || coalesce(r.last_failure_at::text, '')",
-            "r.organization_id", "json_build_object('webhookId', r.id, 'url', r.url)")
-            + " from healthy r where r.announced on conflict (id) do nothing";
 
     /** Whether a delivery of this event type may be announced: never one of an operational event (no loops). */
     static boolean announces(String eventType) {

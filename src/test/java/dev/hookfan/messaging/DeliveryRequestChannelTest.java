@@ -67,22 +67,11 @@ class DeliveryRequestChannelTest {
     }
 
     @Test
-    void should_send_by_id_alone_what_an_earlier_versions_request_names() {
-        String id = freshRow();
-
-        send("{\"type\":\"webhook.delivery_requested\",\"deliveryIds\":[\"" + id + "\"]}");
-
-        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/requests").size() == 1);
-        assertEquals(id, receiver.requests("/requests").get(0).header("webhook-id"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> settled.acked.get() == 1);
-    }
-
-    @Test
     void should_ack_an_unreadable_or_empty_request_and_go_on_with_the_next() {
         String id = freshRow();
 
         send("not json {");
-        send("{\"deliveries\":[{\"id\":\"no webhook named\"}],\"deliveryIds\":[42]}");
+        send("{\"deliveries\":[{\"id\":\"no webhook named\"}]}");
         send("{\"deliveries\":[" + named(id) + "]}");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests("/requests").size() == 1);

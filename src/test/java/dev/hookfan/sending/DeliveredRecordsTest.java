@@ -63,8 +63,8 @@ class DeliveredRecordsTest {
         return claimed;
     }
 
-    static AttemptOutcome answered200() {
-        return new AttemptOutcome(Instant.now(), 3, 200, "ok", null, null);
+    static AttemptOutcome.Delivered answered200() {
+        return new AttemptOutcome.Delivered(Instant.now(), 3, 200, "ok");
     }
 
     /** Recorded back to back: the first goes alone, the others queue behind it and share the next statement. */

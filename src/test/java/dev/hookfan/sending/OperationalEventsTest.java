@@ -137,7 +137,7 @@ class OperationalEventsTest {
         assertEquals(flaky, body(heard("hookfan.webhook.recovered").get(0)).get("data").get("webhookId").asText());
         // A webhook that is healthy already is not announced again.
         String third = DeliveryIds.derive(publish(), flaky);
-        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(DeliverySenderTest.status(third)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(SenderTestSupport.status(third)));
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> heard("hookfan.webhook.recovered").size() == 1);
     }
 

@@ -97,9 +97,8 @@ class SendSchedulingTest {
             String deliveries = ids.subList(from, Math.min(ids.size(), from + 100)).stream()
                     .map(id -> "{\"id\":\"" + id + "\",\"webhookId\":\"" + webhookId + "\",\"organizationId\":\"" + organization + "\"}")
                     .collect(Collectors.joining(","));
-            String named = String.join("\",\"", ids.subList(from, Math.min(ids.size(), from + 100)));
             broker.publishTo(Broker.DELIVERIES, ids.get(from), ("{\"type\":\"webhook.delivery_requested\",\"deliveries\":["
-                    + deliveries + "],\"deliveryIds\":[\"" + named + "\"]}").getBytes(StandardCharsets.UTF_8));
+                    + deliveries + "]}").getBytes(StandardCharsets.UTF_8));
         }
     }
 
