@@ -21,11 +21,11 @@ final class DeliveredRecords {
 
     /** A batch this large is written before the rest; bounded by what is in flight anyway. */
     static final int MAX_BATCH = 256;
-    /** Two at a time: one capped the sender while a statement took 6.3 ms; four made batches small, each a WAL flush. */
+    /** Two at a time: one left the sender waiting on each statement; more made batches small, each a WAL flush. */
     static final int BATCHES_IN_FLIGHT = 2;
 
     /**
-     * One statement for the whole batch: the success goes onto the delivery's own row (V7), with no attempt row, index
+     * One statement for the whole batch: the success goes onto the delivery's own row, with no attempt row, index
      * entries or foreign-key lock. Only a delivery that is no longer pending (cancelled while its attempt was in
      * flight) gets an attempt row instead.
      */

@@ -40,7 +40,7 @@ class DeliveryClaims {
             + " join webhook w on w.id = d.webhook_id and w.enabled"
             + " where d.next_attempt_at <= now() and d.status = 'pending' and (d.lease_until is null or d.lease_until < now())"
             + " and not (d.webhook_id = any($2)) order by d.next_attempt_at limit $1";
-    /** One webhook's due work in order, through its own index (V12). */
+    /** One webhook's due work in order, through its own index. */
     static final String DUE_OF_WEBHOOK = "select d.id, d.webhook_id, d.organization_id from webhook_delivery d"
             + " where d.webhook_id = $1 and d.next_attempt_at <= now() and d.status = 'pending'"
             + " and (d.lease_until is null or d.lease_until < now()) order by d.next_attempt_at limit $2";

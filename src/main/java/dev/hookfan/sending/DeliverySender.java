@@ -58,7 +58,7 @@ public class DeliverySender {
     DeliverySender(DeliveryClaims claims, Vertx vertx, DeliveryConfig config, AttemptRecorder recorder,
                    MeterRegistry metrics, WebhookTargets targets, WebhookDirectory directory, SecretCipher cipher,
                    SendingInstances instances, AttemptTraces traces,
-                   @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
+                   @ConfigProperty(name = "quarkus.application.version") String version) {
         this.traces = traces;
         this.claims = claims;
         this.directory = directory;

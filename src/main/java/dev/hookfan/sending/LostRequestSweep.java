@@ -6,7 +6,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * The fast path's safety net. Every fan-out writes one sweep row naming its deliveries (V8), due after
+ * The fast path's safety net. Every fan-out writes one sweep row naming its deliveries, due after
  * hookfan.delivery.sweep-grace. Once due, this deletes it and makes those of its deliveries that are still pending
  * and have no next attempt due now, so the poller sends them: their request message was lost, or its sender
  * crashed (a live lease still keeps them from a second send). Until then a fresh delivery is not in the due index.

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * What the service tells about itself, as integration events on its own exchange: a webhook disabled, a delivery that
  * exhausted its schedule, a webhook whose exhausted deliveries were announced succeeding again. Each is written to the
- * {@code operational_event} outbox (V15) in the transaction that records the fact, with an id derived from the fact,
+ * {@code operational_event} outbox in the transaction that records the fact, with an id derived from the fact,
  * and published from there, then deleted; a recovery is written by the success statement ({@link DeliveredRecords}).
  * Nothing is said about the delivery of an operational event itself.
  */

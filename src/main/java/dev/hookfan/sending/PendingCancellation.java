@@ -12,6 +12,9 @@ import jakarta.inject.Singleton;
 @Singleton
 class PendingCancellation implements PendingDeliveries {
 
+    /** How long a delivery a fan-out wrote while its webhook was being deleted may stay pending before it is cancelled. */
+    static final String SWEEP_INTERVAL = "15s";
+
     private static final String FOR_WEBHOOK = "update webhook_delivery set status = 'cancelled', next_attempt_at = null,"
             + " lease_until = null, last_error = $2 where webhook_id = $1 and status = 'pending'";
     // A fan-out that read a webhook just before it was deleted may have left rows for it; nobody can send them.
@@ -36,7 +39,7 @@ class PendingCancellation implements PendingDeliveries {
         return client.preparedQuery(FOR_WEBHOOK).execute(Tuple.of(webhookId, reason)).replaceWithVoid();
     }
 
-    @Scheduled(every = "15s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = SWEEP_INTERVAL, concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> orphans() {
         return pool.query(ORPHANS).execute().replaceWithVoid().onFailure().recoverWithNull();
     }
