@@ -29,12 +29,12 @@ public class WebhookTestResource {
     static final String TEST_EVENT = "webhook.test";
 
     private final WebhookService webhooks;
-    private final WebhookEventDispatcher dispatcher;
+    private final WebhookFanOutHandler fanOut;
     private final ManualSendLimit limit;
 
-    WebhookTestResource(WebhookService webhooks, WebhookEventDispatcher dispatcher, ManualSendLimit limit) {
+    WebhookTestResource(WebhookService webhooks, WebhookFanOutHandler fanOut, ManualSendLimit limit) {
         this.webhooks = webhooks;
-        this.dispatcher = dispatcher;
+        this.fanOut = fanOut;
         this.limit = limit;
     }
 
@@ -54,7 +54,7 @@ public class WebhookTestResource {
                     }
                     limit.take(organizationId);
                 })
-                .chain(webhook -> dispatcher.dispatchTo(webhook.id(), new IntegrationEvent(TEST_EVENT, organizationId,
+                .chain(webhook -> fanOut.queueFor(webhook.id(), new IntegrationEvent(TEST_EVENT, organizationId,
                         Instant.now(), JsonNodeFactory.instance.objectNode().put("webhookId", webhook.id()))))
                 .map(deliveryId -> Response.accepted(Map.of("deliveryId", deliveryId)).build());
     }
