@@ -24,7 +24,12 @@ public class WebhookLimits {
         return pool.preparedQuery(ENTITLED).execute(Tuple.of(organizationId))
                 .map(rows -> {
                     Integer entitled = rows.size() == 0 ? null : rows.iterator().next().getInteger("max_webhooks");
-                    return entitled != null ? entitled : config.maxPerOrganization();
+                    return entitled != null ? entitled : fallback();
                 });
+    }
+
+    /** The limit of an organization whose entitlements say none. */
+    public int fallback() {
+        return config.maxPerOrganization();
     }
 }
