@@ -54,7 +54,7 @@ public record WebhookRequest(
     static final int MAX_EVENT_TYPES = 100;
     static final int MAX_DESCRIPTION = 500;
     static final int MAX_RATE_LIMIT = 100_000;
-    /** "*", or dot-separated parts of lowercase letters, digits and '_', at most 255 characters in all. */
+    /** "*", or dot-separated parts of lowercase letters, digits and '_', no longer than delivery_event.event_type holds. */
     static final String EVENT_TYPE = "\\*|(?=.{1,255}$)[a-z0-9_]+(\\.[a-z0-9_]+)+";
     static final String EVENT_TYPE_MESSAGE = "must look like 'organization.member_removed' (lowercase letters, digits and"
             + " '_', in dot-separated parts) or be \"*\"";
