@@ -344,7 +344,7 @@ class FaultSuiteIT {
         for (GetResponse message : dead) {
             Map<String, Object> headers = message.getProps().getHeaders();
             assertEquals(6, ((Number) headers.get("hookfan-attempts")).intValue(), "the limit of 5 retries, plus the first attempt");
-            assertTrue(headers.get("hookfan-error").toString().contains("WebhookEventDispatcher"), headers.get("hookfan-error").toString());
+            assertTrue(headers.get("hookfan-error").toString().contains("WebhookFanOutHandler"), headers.get("hookfan-error").toString());
         }
     }
 

@@ -92,6 +92,70 @@ class HouseRulesTest {
         assertEquals(List.of(), long_);
     }
 
+    @Test
+    void no_package_depends_on_itself_through_others() {
+        Map<String, Set<String>> uses = new TreeMap<>();
+        Pattern reference = Pattern.compile("\\bdev\\.hookfan\\.([a-z]+)\\.[A-Za-z]");
+        for (Path file : sources()) {
+            String own = name(file).split("/")[0];
+            Matcher used = reference.matcher(read(file).replaceAll("(?m)^package .*$", ""));
+            while (used.find()) {
+                if (!used.group(1).equals(own)) {
+                    uses.computeIfAbsent(own, p -> new TreeSet<>()).add(used.group(1));
+                }
+            }
+        }
+        List<String> cycles = new ArrayList<>();
+        uses.forEach((from, direct) -> direct.forEach(to -> {
+            if (reaches(uses, to, from, new TreeSet<>())) {
+                cycles.add(from + " -> " + to + " -> ... -> " + from);
+            }
+        }));
+        assertEquals(List.of(), cycles);
+    }
+
+    /**
+     * Resources and portal pages map services' answers to HTTP and HTML: the rules and the data sit in the services.
+     * The audit page still calls AuditResource: audit has no service outside its package yet.
+     */
+    @Test
+    void resources_and_portal_pages_call_services_only() {
+        Pattern ruleOrStore = Pattern.compile("\\b(\\w+Repository|Pool|ManualSendLimit|WebhookLimits|WebhookTargets|UrlPolicy"
+                + "|AddressPolicy|WebhookHeaders|FailedDeliveriesRecovery|WebhookFanOutHandler|DeliveryRequests)\\b");
+        Pattern otherResource = Pattern.compile("\\b(?!AuditResource\\b)\\w+Resource\\b");
+        List<String> reaching = new ArrayList<>();
+        for (Path file : sources()) {
+            String text = read(file);
+            boolean resource = Pattern.compile("(?m)^@Path\\(").matcher(text).find();
+            boolean portal = name(file).startsWith("portal/");
+            Matcher rule = ruleOrStore.matcher(text);
+            if ((resource || portal) && rule.find()) {
+                reaching.add(name(file) + " uses " + rule.group(1));
+            }
+            String own = name(file).substring(name(file).indexOf('/') + 1);
+            Matcher called = otherResource.matcher(text.replaceAll("\\b" + own + "\\b", ""));
+            if (portal && called.find()) {
+                reaching.add(name(file) + " calls " + called.group());
+            }
+        }
+        assertEquals(List.of(), reaching);
+    }
+
+    @Test
+    void no_response_is_unwrapped_in_the_application() {
+        assertEquals(List.of(), filesMatching("\\.getEntity\\(\\)", "-"));
+    }
+
+    private static boolean reaches(Map<String, Set<String>> uses, String from, String target, Set<String> seen) {
+        if (from.equals(target)) {
+            return true;
+        }
+        if (!seen.add(from)) {
+            return false;
+        }
+        return uses.getOrDefault(from, Set.of()).stream().anyMatch(next -> reaches(uses, next, target, seen));
+    }
+
     /** Files outside {@code allowedPrefix} (a package path, "" for none, "-" for no exception) whose text matches. */
     private static List<String> filesMatching(String regex, String allowedPrefix) {
         Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);

@@ -60,7 +60,7 @@ class TracingIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> TracingProfile.COLLECTOR.trace(TRACE).stream()
                 .anyMatch(span -> span.spanId().equals(traceparent[2])));
         List<String> names = TracingProfile.COLLECTOR.trace(TRACE).stream().map(ReceivedSpan::name).toList();
-        assertTrue(names.containsAll(List.of("process hookfan.integration-events", "handle WebhookEventDispatcher",
+        assertTrue(names.containsAll(List.of("process hookfan.integration-events", "handle WebhookFanOutHandler",
                 "publish hookfan.deliveries", "process hookfan.deliveries", "deliver", "POST")), names::toString);
     }
 }

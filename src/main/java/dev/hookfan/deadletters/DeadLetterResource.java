@@ -3,6 +3,7 @@ package dev.hookfan.deadletters;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookfan.api.Cursor;
 import dev.hookfan.api.Problem;
+import dev.hookfan.api.RequestBodies;
 import dev.hookfan.api.ValidationException;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -34,9 +35,11 @@ public class DeadLetterResource {
     static final int MAX_LIMIT = 1000;
 
     private final DeadLetterQueue queue;
+    private final RequestBodies bodies;
 
-    DeadLetterResource(DeadLetterQueue queue) {
+    DeadLetterResource(DeadLetterQueue queue, RequestBodies bodies) {
         this.queue = queue;
+        this.bodies = bodies;
     }
 
     @GET
@@ -56,6 +59,7 @@ public class DeadLetterResource {
     @RequestBody(content = @Content(schema = @Schema(implementation = RedriveRequest.class)))
     @APIResponse(responseCode = "200", description = "{\"redriven\": N}")
     public Uni<Map<String, Integer>> redrive(JsonNode body) {
-        return queue.redrive(RedriveRequest.choice(body)).map(moved -> Map.of("redriven", moved));
+        RedriveRequest request = bodies.read(body, RedriveRequest.class, RedriveRequest.BODY, RedriveRequest::problems);
+        return queue.redrive(request.choice()).map(moved -> Map.of("redriven", moved));
     }
 }

@@ -1,7 +1,5 @@
 package dev.hookfan.deliveries;
 
-import dev.hookfan.api.NotFound;
-import dev.hookfan.api.OrganizationIds;
 import dev.hookfan.api.Problem;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -17,9 +15,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 @Path("/organizations/{organizationId}/deliveries")
 @Produces(MediaType.APPLICATION_JSON)
@@ -28,16 +24,12 @@ import java.util.regex.Pattern;
         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 public class DeliveryResource {
 
-    private static final Pattern DELIVERY_ID = Pattern.compile("[0-9a-f]{32}");
+    private final DeliveryService deliveries;
+    private final ManualSendService manualSends;
 
-    private final DeliveryRepository deliveries;
-    private final DeliveryRequests requests;
-    private final ManualSendLimit limit;
-
-    DeliveryResource(DeliveryRepository deliveries, DeliveryRequests requests, ManualSendLimit limit) {
+    DeliveryResource(DeliveryService deliveries, ManualSendService manualSends) {
         this.deliveries = deliveries;
-        this.requests = requests;
-        this.limit = limit;
+        this.manualSends = manualSends;
     }
 
     @GET
@@ -45,10 +37,7 @@ public class DeliveryResource {
     @Operation(summary = "One delivery with its payload and every attempt")
     public Uni<DeliveryView> get(@PathParam("organizationId") String organizationId,
                                  @PathParam("deliveryId") String deliveryId) {
-        return valid(organizationId, deliveryId)
-                .chain(() -> deliveries.findOwned(organizationId, deliveryId))
-                .onItem().ifNull().failWith(NotFound::delivery)
-                .chain(delivery -> deliveries.attemptsOf(delivery.id()).map(delivery::withAttempts));
+        return deliveries.get(organizationId, deliveryId);
     }
 
     @POST
@@ -61,19 +50,7 @@ public class DeliveryResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> redeliver(@PathParam("organizationId") String organizationId,
                                    @PathParam("deliveryId") String deliveryId) {
-        return valid(organizationId, deliveryId).invoke(() -> limit.take(organizationId))
-                .chain(() -> deliveries.reopen(organizationId, deliveryId))
-                .onItem().ifNull().failWith(NotFound::delivery)
-                .call(delivery -> requests.request(List.of(delivery)))
-                .map(delivery -> Response.accepted(Map.of("deliveryId", delivery.id())).build());
-    }
-
-    /** A malformed id is as absent as an unknown one. */
-    private static Uni<Void> valid(String organizationId, String deliveryId) {
-        OrganizationIds.require(organizationId);
-        if (deliveryId == null || !DELIVERY_ID.matcher(deliveryId).matches()) {
-            return Uni.createFrom().failure(NotFound.delivery());
-        }
-        return Uni.createFrom().voidItem();
+        return manualSends.redeliver(organizationId, deliveryId)
+                .map(redelivered -> Response.accepted(Map.of("deliveryId", redelivered)).build());
     }
 }

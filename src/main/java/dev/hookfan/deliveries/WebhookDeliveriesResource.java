@@ -3,7 +3,6 @@ package dev.hookfan.deliveries;
 import dev.hookfan.api.Cursor;
 import dev.hookfan.api.Page;
 import dev.hookfan.api.ValidationException;
-import dev.hookfan.webhooks.WebhookService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -19,11 +18,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Deliveries")
 public class WebhookDeliveriesResource {
 
-    private final WebhookService webhooks;
-    private final DeliveryRepository deliveries;
+    private final DeliveryService deliveries;
 
-    WebhookDeliveriesResource(WebhookService webhooks, DeliveryRepository deliveries) {
-        this.webhooks = webhooks;
+    WebhookDeliveriesResource(DeliveryService deliveries) {
         this.deliveries = deliveries;
     }
 
@@ -35,13 +32,11 @@ public class WebhookDeliveriesResource {
                                         @QueryParam("status") String status,
                                         @QueryParam("limit") Integer limit, @QueryParam("after") String after,
                                         @QueryParam("order") String order) {
-        DeliveryStatus wanted = status(status);
+        DeliveryStatus wanted = DeliveryStatus.named(status);
         boolean newestFirst = newestFirst(order);
         int size = Cursor.limit(limit);
         Cursor cursor = Cursor.decode(after);
-        return webhooks.get(organizationId, webhookId)
-                .chain(webhook -> deliveries.page(webhook.id(), wanted, cursor, size, newestFirst))
-                .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.createdAt(), row.id()), row -> row));
+        return deliveries.ofWebhook(organizationId, webhookId, wanted, cursor, size, newestFirst);
     }
 
     private static boolean newestFirst(String order) {
@@ -52,16 +47,5 @@ public class WebhookDeliveriesResource {
             return true;
         }
         throw ValidationException.of("order", "must be oldest or newest");
-    }
-
-    private static DeliveryStatus status(String status) {
-        if (status == null || status.isEmpty()) {
-            return null;
-        }
-        try {
-            return DeliveryStatus.valueOf(status);
-        } catch (IllegalArgumentException e) {
-            throw ValidationException.of("status", "must be one of pending, delivered, failed, cancelled");
-        }
     }
 }

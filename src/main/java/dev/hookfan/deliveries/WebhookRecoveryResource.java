@@ -1,9 +1,7 @@
 package dev.hookfan.deliveries;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hookfan.api.ApiException;
 import dev.hookfan.api.Problem;
-import dev.hookfan.webhooks.WebhookService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -19,7 +17,6 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import java.time.Instant;
 import java.util.Map;
 
 @Path("/organizations/{organizationId}/webhooks/{webhookId}/recover")
@@ -27,25 +24,10 @@ import java.util.Map;
 @Tag(name = "Deliveries")
 public class WebhookRecoveryResource {
 
-    /** The request body, for the OpenAPI document. */
-    @Schema(name = "RecoverRequest")
-    public record RecoverRequest(
-            @Schema(required = true, description = "ISO-8601 instant; at most hookfan.recovery.max-window (14 days) ago",
-                    examples = "2026-12-01T00:00:00Z") String since,
-            @Schema(description = "ISO-8601 instant after since; now when absent") String until) {
-    }
+    private final ManualSendService manualSends;
 
-    private final WebhookService webhooks;
-    private final FailedDeliveriesRecovery recovery;
-    private final RecoveryConfig config;
-    private final ManualSendLimit limit;
-
-    WebhookRecoveryResource(WebhookService webhooks, FailedDeliveriesRecovery recovery, RecoveryConfig config,
-                            ManualSendLimit limit) {
-        this.webhooks = webhooks;
-        this.recovery = recovery;
-        this.config = config;
-        this.limit = limit;
+    WebhookRecoveryResource(ManualSendService manualSends) {
+        this.manualSends = manualSends;
     }
 
     @POST
@@ -63,16 +45,7 @@ public class WebhookRecoveryResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> recover(@PathParam("organizationId") String organizationId,
                                  @PathParam("webhookId") String webhookId, JsonNode body) {
-        RecoveryWindow window = RecoveryWindow.of(body, config.maxWindow(), Instant.now());
-        return webhooks.get(organizationId, webhookId)
-                .invoke(webhook -> {
-                    if (!webhook.enabled()) {
-                        throw ApiException.conflict("webhook-disabled", "Webhook " + webhook.id()
-                                + " is disabled; enable it before recovering its deliveries");
-                    }
-                    limit.take(organizationId);
-                })
-                .chain(webhook -> recovery.recover(webhook.id(), window))
+        return manualSends.recover(organizationId, webhookId, body)
                 .map(requeued -> Response.accepted(Map.of("requeued", requeued)).build());
     }
 }

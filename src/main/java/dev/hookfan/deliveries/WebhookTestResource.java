@@ -1,10 +1,6 @@
 package dev.hookfan.deliveries;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.hookfan.api.ApiException;
 import dev.hookfan.api.Problem;
-import dev.hookfan.events.IntegrationEvent;
-import dev.hookfan.webhooks.WebhookService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -18,7 +14,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import java.time.Instant;
 import java.util.Map;
 
 @Path("/organizations/{organizationId}/webhooks/{webhookId}/test")
@@ -26,16 +21,10 @@ import java.util.Map;
 @Tag(name = "Webhooks")
 public class WebhookTestResource {
 
-    static final String TEST_EVENT = "webhook.test";
+    private final ManualSendService manualSends;
 
-    private final WebhookService webhooks;
-    private final WebhookEventDispatcher dispatcher;
-    private final ManualSendLimit limit;
-
-    WebhookTestResource(WebhookService webhooks, WebhookEventDispatcher dispatcher, ManualSendLimit limit) {
-        this.webhooks = webhooks;
-        this.dispatcher = dispatcher;
-        this.limit = limit;
+    WebhookTestResource(ManualSendService manualSends) {
+        this.manualSends = manualSends;
     }
 
     @POST
@@ -46,16 +35,7 @@ public class WebhookTestResource {
     @APIResponse(responseCode = "429", description = "Over hookfan.delivery.manual-sends-per-minute; Retry-After says when to ask again",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> test(@PathParam("organizationId") String organizationId, @PathParam("webhookId") String webhookId) {
-        return webhooks.get(organizationId, webhookId)
-                .invoke(webhook -> {
-                    if (!webhook.enabled()) {
-                        throw ApiException.conflict("webhook-disabled", "Webhook " + webhook.id()
-                                + " is disabled; enable it before sending a test");
-                    }
-                    limit.take(organizationId);
-                })
-                .chain(webhook -> dispatcher.dispatchTo(webhook.id(), new IntegrationEvent(TEST_EVENT, organizationId,
-                        Instant.now(), JsonNodeFactory.instance.objectNode().put("webhookId", webhook.id()))))
+        return manualSends.test(organizationId, webhookId)
                 .map(deliveryId -> Response.accepted(Map.of("deliveryId", deliveryId)).build());
     }
 }

@@ -1,9 +1,10 @@
 package dev.hookfan.portal;
 
 import dev.hookfan.api.ApiException;
-import dev.hookfan.deliveries.DeliveryResource;
+import dev.hookfan.deliveries.DeliveryService;
 import dev.hookfan.deliveries.DeliveryView;
-import dev.hookfan.webhooks.WebhookResource;
+import dev.hookfan.deliveries.ManualSendService;
+import dev.hookfan.webhooks.WebhookService;
 import dev.hookfan.webhooks.WebhookView;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
@@ -45,14 +46,16 @@ public class PortalDeliveryPages {
     }
 
     private final PortalGuard guard;
-    private final DeliveryResource deliveries;
-    private final WebhookResource webhooks;
+    private final DeliveryService deliveries;
+    private final ManualSendService manualSends;
+    private final WebhookService webhooks;
     private final Template page;
 
-    PortalDeliveryPages(PortalGuard guard, DeliveryResource deliveries, WebhookResource webhooks,
+    PortalDeliveryPages(PortalGuard guard, DeliveryService deliveries, ManualSendService manualSends, WebhookService webhooks,
                         @Location("portal/delivery.html") Template page) {
         this.guard = guard;
         this.deliveries = deliveries;
+        this.manualSends = manualSends;
         this.webhooks = webhooks;
         this.page = page;
     }
@@ -84,7 +87,7 @@ public class PortalDeliveryPages {
     @Operation(hidden = true)
     public Uni<Response> redeliver(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id,
                                    @FormParam("formToken") String formToken) {
-        return guard.form(cookie, formToken, visit -> deliveries.redeliver(visit.organizationId(), id)
+        return guard.form(cookie, formToken, visit -> manualSends.redeliver(visit.organizationId(), id)
                 .map(queued -> PortalGuard.seeOther(PortalPaths.DELIVERIES + "/" + id, Map.of("done", "redelivered"))));
     }
 

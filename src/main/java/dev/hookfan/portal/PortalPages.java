@@ -3,7 +3,7 @@ package dev.hookfan.portal;
 import dev.hookfan.api.Page;
 import dev.hookfan.audit.AuditEntryView;
 import dev.hookfan.audit.AuditResource;
-import dev.hookfan.entitlements.EntitlementsResource;
+import dev.hookfan.entitlements.EntitlementsService;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateData;
@@ -41,12 +41,12 @@ public class PortalPages {
     private final PortalGuard guard;
     private final PortalConfig config;
     private final AuditResource audit;
-    private final EntitlementsResource entitlements;
+    private final EntitlementsService entitlements;
     private final Template auditPage;
     private final Template limitsPage;
 
     PortalPages(PortalSessions sessions, PortalGuard guard, PortalConfig config, AuditResource audit,
-                EntitlementsResource entitlements, @Location("portal/audit.html") Template auditPage,
+                EntitlementsService entitlements, @Location("portal/audit.html") Template auditPage,
                 @Location("portal/limits.html") Template limitsPage) {
         this.sessions = sessions;
         this.guard = guard;

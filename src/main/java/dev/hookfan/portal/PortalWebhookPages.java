@@ -2,12 +2,13 @@ package dev.hookfan.portal;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.hookfan.api.ApiException;
+import dev.hookfan.api.Cursor;
 import dev.hookfan.api.Page;
+import dev.hookfan.deliveries.DeliveryService;
+import dev.hookfan.deliveries.DeliveryStatus;
 import dev.hookfan.deliveries.DeliveryView;
-import dev.hookfan.deliveries.WebhookDeliveriesResource;
-import dev.hookfan.deliveries.WebhookRecoveryResource;
-import dev.hookfan.deliveries.WebhookTestResource;
-import dev.hookfan.webhooks.WebhookResource;
+import dev.hookfan.deliveries.ManualSendService;
+import dev.hookfan.webhooks.WebhookService;
 import dev.hookfan.webhooks.WebhookView;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
@@ -22,11 +23,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import java.util.List;
@@ -34,7 +33,7 @@ import java.util.Map;
 
 /**
  * The organization's webhooks: list, create, edit, delete, secret, test, recovery, and each one's deliveries. Every
- * change goes through the API's own resource, with the session's organization, so the portal can do exactly what the
+ * change goes through the API's own services, with the session's organization, so the portal can do exactly what the
  * organization's token can, and refuses what the API refuses, with the API's words next to the field.
  */
 @Path(PortalPaths.WEBHOOKS)
@@ -58,10 +57,9 @@ public class PortalWebhookPages {
             "deleted", "The webhook was deleted. Its deliveries stay readable through the API.");
 
     private final PortalGuard guard;
-    private final WebhookResource webhooks;
-    private final WebhookDeliveriesResource deliveries;
-    private final WebhookTestResource tests;
-    private final WebhookRecoveryResource recovery;
+    private final WebhookService webhooks;
+    private final DeliveryService deliveries;
+    private final ManualSendService manualSends;
     private final WebhookHealth health;
     private final Template listPage;
     private final Template formPage;
@@ -69,16 +67,15 @@ public class PortalWebhookPages {
     private final Template secretPage;
     private final Template deletePage;
 
-    PortalWebhookPages(PortalGuard guard, WebhookResource webhooks, WebhookDeliveriesResource deliveries,
-                       WebhookTestResource tests, WebhookRecoveryResource recovery, WebhookHealth health,
+    PortalWebhookPages(PortalGuard guard, WebhookService webhooks, DeliveryService deliveries,
+                       ManualSendService manualSends, WebhookHealth health,
                        @Location("portal/webhooks.html") Template listPage, @Location("portal/webhook-new.html") Template formPage,
                        @Location("portal/webhook.html") Template webhookPage, @Location("portal/secret.html") Template secretPage,
                        @Location("portal/webhook-delete.html") Template deletePage) {
         this.guard = guard;
         this.webhooks = webhooks;
         this.deliveries = deliveries;
-        this.tests = tests;
-        this.recovery = recovery;
+        this.manualSends = manualSends;
         this.health = health;
         this.listPage = listPage;
         this.formPage = formPage;
@@ -90,7 +87,7 @@ public class PortalWebhookPages {
     @GET
     @Operation(hidden = true)
     public Uni<Response> list(@CookieParam(PortalPaths.COOKIE) String cookie, @QueryParam("done") String done) {
-        return guard.page(cookie, visit -> webhooks.list(visit.organizationId(), 200, null)
+        return guard.page(cookie, visit -> webhooks.list(visit.organizationId(), null, 200)
                 .chain(page -> health.of(page.items()))
                 .map(rows -> PortalGuard.ok(listPage.data("visit", visit).data("webhooks", rows)
                         .data("done", DONE.get(String.valueOf(done))).render())));
@@ -106,15 +103,10 @@ public class PortalWebhookPages {
     @POST
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Operation(hidden = true)
-    public Uni<Response> create(@CookieParam(PortalPaths.COOKIE) String cookie, MultivaluedMap<String, String> posted,
-                                @Context UriInfo uri) {
+    public Uni<Response> create(@CookieParam(PortalPaths.COOKIE) String cookie, MultivaluedMap<String, String> posted) {
         WebhookForm form = WebhookForm.posted(posted);
-        return guard.form(cookie, posted.getFirst("formToken"), visit -> Uni.createFrom()
-                .deferred(() -> webhooks.create(visit.organizationId(), form.json(false), uri))
-                .map(created -> {
-                    WebhookView webhook = (WebhookView) created.getEntity();
-                    return secret(visit, webhook, webhook.secret(), Shown.CREATED);
-                })
+        return guard.form(cookie, posted.getFirst("formToken"), visit -> webhooks.create(visit.organizationId(), form.json(false))
+                .map(created -> secret(visit, created, created.secret(), Shown.CREATED))
                 .onFailure(ApiException.class).recoverWithItem(failure -> PortalGuard.html(((ApiException) failure).problem().status(),
                         form(visit, form, FormErrors.of(((ApiException) failure).problem())))));
     }
@@ -137,8 +129,7 @@ public class PortalWebhookPages {
     public Uni<Response> update(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id,
                                 MultivaluedMap<String, String> posted) {
         WebhookForm form = WebhookForm.posted(posted);
-        return guard.form(cookie, posted.getFirst("formToken"), visit -> Uni.createFrom()
-                .deferred(() -> webhooks.patch(visit.organizationId(), id, form.json(true)))
+        return guard.form(cookie, posted.getFirst("formToken"), visit -> webhooks.patch(visit.organizationId(), id, form.json(true))
                 .map(saved -> PortalGuard.seeOther(PortalPaths.WEBHOOKS + "/" + id, Map.of("done", "updated")))
                 .onFailure(failure -> failure instanceof ApiException api && api.problem().status() != 404)
                 .recoverWithUni(failure -> webhooks.get(visit.organizationId(), id).chain(webhook -> page(visit, webhook,
@@ -172,7 +163,7 @@ public class PortalWebhookPages {
                                 @FormParam("formToken") String formToken) {
         return guard.form(cookie, formToken, visit -> webhooks.get(visit.organizationId(), id)
                 .chain(webhook -> webhooks.secret(visit.organizationId(), id)
-                        .map(secret -> secret(visit, webhook, secret.secret(), Shown.REVEALED))));
+                        .map(secret -> secret(visit, webhook, secret, Shown.REVEALED))));
     }
 
     @POST
@@ -181,9 +172,9 @@ public class PortalWebhookPages {
     @Operation(hidden = true)
     public Uni<Response> rotate(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id,
                                 @FormParam("formToken") String formToken) {
-        return guard.form(cookie, formToken, visit -> webhooks.rotate(visit.organizationId(), id)
+        return guard.form(cookie, formToken, visit -> webhooks.rotateSecret(visit.organizationId(), id)
                 .chain(secret -> webhooks.get(visit.organizationId(), id)
-                        .map(webhook -> secret(visit, webhook, secret.secret(), Shown.ROTATED))));
+                        .map(webhook -> secret(visit, webhook, secret, Shown.ROTATED))));
     }
 
     @POST
@@ -192,7 +183,7 @@ public class PortalWebhookPages {
     @Operation(hidden = true)
     public Uni<Response> test(@CookieParam(PortalPaths.COOKIE) String cookie, @PathParam("id") String id,
                               @FormParam("formToken") String formToken) {
-        return guard.form(cookie, formToken, visit -> tests.test(visit.organizationId(), id)
+        return guard.form(cookie, formToken, visit -> manualSends.test(visit.organizationId(), id)
                 .map(sent -> PortalGuard.seeOther(PortalPaths.WEBHOOKS + "/" + id, Map.of("done", "test"))));
     }
 
@@ -204,11 +195,9 @@ public class PortalWebhookPages {
                                  @FormParam("formToken") String formToken, @FormParam("since") String since) {
         // A datetime-local field: minutes, no zone; the page says UTC.
         String instant = since == null || since.isBlank() ? "" : since.length() == 16 ? since + ":00Z" : since + "Z";
-        return guard.form(cookie, formToken, visit -> Uni.createFrom()
-                .deferred(() -> recovery.recover(visit.organizationId(), id,
-                        JsonNodeFactory.instance.objectNode().put("since", instant)))
-                .map(requeued -> PortalGuard.seeOther(PortalPaths.WEBHOOKS + "/" + id,
-                        Map.of("requeued", String.valueOf(((Map<?, ?>) requeued.getEntity()).get("requeued")))))
+        return guard.form(cookie, formToken, visit -> manualSends.recover(visit.organizationId(), id,
+                        JsonNodeFactory.instance.objectNode().put("since", instant))
+                .map(requeued -> PortalGuard.seeOther(PortalPaths.WEBHOOKS + "/" + id, Map.of("requeued", String.valueOf(requeued))))
                 .onFailure(failure -> failure instanceof ApiException api && api.problem().status() == 400)
                 .recoverWithUni(failure -> webhooks.get(visit.organizationId(), id).chain(webhook -> page(visit, webhook,
                         WebhookForm.of(webhook), null, null, null, FormErrors.of(((ApiException) failure).problem()),
@@ -229,7 +218,7 @@ public class PortalWebhookPages {
 
     private Uni<Response> page(PortalGuard.Visit visit, WebhookView webhook, WebhookForm form, String status, String after,
                                String done, FormErrors errors, int code) {
-        return deliveries.list(visit.organizationId(), webhook.id(), blankToNull(status), 20, blankToNull(after), "newest")
+        return deliveries.ofWebhook(visit.organizationId(), webhook.id(), DeliveryStatus.named(status), Cursor.decode(after), 20, true)
                 .map(page -> PortalGuard.html(code, webhookPage.data("visit", visit).data("webhook", webhook)
                         .data("form", form).data("errors", errors).data("done", done)
                         .data("status", status == null ? "" : status).data("deliveries", rows(page))
@@ -239,9 +228,5 @@ public class PortalWebhookPages {
 
     private static List<DeliveryRow> rows(Page<DeliveryView> page) {
         return page.items().stream().map(DeliveryRow::of).toList();
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value;
     }
 }

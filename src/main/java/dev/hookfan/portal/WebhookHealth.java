@@ -1,6 +1,6 @@
 package dev.hookfan.portal;
 
-import dev.hookfan.deliveries.DeliveryRepository;
+import dev.hookfan.deliveries.DeliveryService;
 import dev.hookfan.webhooks.WebhookView;
 import io.quarkus.qute.TemplateData;
 import io.smallrye.mutiny.Uni;
@@ -18,9 +18,9 @@ class WebhookHealth {
                String failingSince, String lastSuccess) {
     }
 
-    private final DeliveryRepository deliveries;
+    private final DeliveryService deliveries;
 
-    WebhookHealth(DeliveryRepository deliveries) {
+    WebhookHealth(DeliveryService deliveries) {
         this.deliveries = deliveries;
     }
 

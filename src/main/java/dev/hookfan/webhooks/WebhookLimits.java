@@ -2,7 +2,6 @@ package dev.hookfan.webhooks;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -24,7 +23,12 @@ public class WebhookLimits {
         return pool.preparedQuery(ENTITLED).execute(Tuple.of(organizationId))
                 .map(rows -> {
                     Integer entitled = rows.size() == 0 ? null : rows.iterator().next().getInteger("max_webhooks");
-                    return entitled != null ? entitled : config.maxPerOrganization();
+                    return entitled != null ? entitled : fallback();
                 });
+    }
+
+    /** The limit of an organization whose entitlements say none. */
+    public int fallback() {
+        return config.maxPerOrganization();
     }
 }

@@ -1,6 +1,9 @@
 package dev.hookfan.webhooks;
 
 import dev.hookfan.api.Cursor;
+import dev.hookfan.api.NotFound;
+import dev.hookfan.api.OrganizationIds;
+import dev.hookfan.api.ResourceIds;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
@@ -12,15 +15,13 @@ import java.util.List;
 @ApplicationScoped
 public class WebhookRepository implements PanacheRepositoryBase<Webhook, String> {
 
-    private static final java.util.regex.Pattern WEBHOOK_ID = java.util.regex.Pattern.compile("[0-9a-f]{32}");
-
     /** The webhook, or a 404 that says the same whether it is missing or another organization's. */
     public Uni<Webhook> owned(String organizationId, String id) {
-        dev.hookfan.api.OrganizationIds.require(organizationId);
-        if (id == null || !WEBHOOK_ID.matcher(id).matches()) {
-            return Uni.createFrom().failure(dev.hookfan.api.NotFound.webhook());
+        OrganizationIds.require(organizationId);
+        if (!ResourceIds.wellFormed(id)) {
+            return Uni.createFrom().failure(NotFound.webhook());
         }
-        return findOwned(organizationId, id).onItem().ifNull().failWith(dev.hookfan.api.NotFound::webhook);
+        return findOwned(organizationId, id).onItem().ifNull().failWith(NotFound::webhook);
     }
 
     /** Null when the webhook does not exist or belongs to another organization. */

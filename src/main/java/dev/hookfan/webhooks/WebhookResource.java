@@ -1,7 +1,6 @@
 package dev.hookfan.webhooks;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hookfan.api.ApiException;
 import dev.hookfan.api.Cursor;
 import dev.hookfan.api.OrganizationIds;
 import dev.hookfan.api.Page;
@@ -27,7 +26,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.jboss.logging.Logger;
 
 
 @Path("/organizations/{organizationId}/webhooks")
@@ -40,26 +38,11 @@ import org.jboss.logging.Logger;
 public class WebhookResource {
 
     private static final String MERGE_PATCH = "application/merge-patch+json";
-    private static final Logger LOG = Logger.getLogger(WebhookResource.class);
 
     private final WebhookService webhooks;
-    private final WebhookTargets targets;
-    private final java.time.Duration maxTimeout;
 
-    WebhookResource(WebhookService webhooks, WebhookTargets targets, dev.hookfan.deliveries.DeliveryConfig delivery) {
+    WebhookResource(WebhookService webhooks) {
         this.webhooks = webhooks;
-        this.targets = targets;
-        this.maxTimeout = delivery.timeout();
-    }
-
-    /** Refuses a URL whose host resolves to an address webhooks may not reach (422 naming url). */
-    private Uni<Void> vet(String url) {
-        return targets.vet(url).invoke(target -> {
-            if (!target.allowed()) {
-                LOG.infof("Webhook URL refused: %s", target.refusal());
-                throw new ApiException(Problem.unprocessable("unsafe-url", new Problem.FieldError("url", WebhookTargets.REFUSED)));
-            }
-        }).replaceWithVoid();
     }
 
     @POST
@@ -73,10 +56,7 @@ public class WebhookResource {
     @APIResponse(responseCode = "409", description = "The organization has reached its webhook limit",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> create(@PathParam("organizationId") String organizationId, JsonNode body, @Context UriInfo uri) {
-        OrganizationIds.require(organizationId);
-        WebhookSpec spec = WebhookRequests.full(body, maxTimeout);
-        // The DNS vetting runs before the transaction, so no pooled connection waits on a resolver.
-        return vet(spec.url()).chain(() -> webhooks.create(organizationId, spec))
+        return webhooks.create(organizationId, body)
                 .map(created -> Response.created(uri.getAbsolutePathBuilder().path(created.id()).build())
                         .entity(created).build());
     }
@@ -87,8 +67,7 @@ public class WebhookResource {
                                        @QueryParam("limit") Integer limit, @QueryParam("after") String after) {
         OrganizationIds.require(organizationId);
         int size = Cursor.limit(limit);
-        return webhooks.page(organizationId, Cursor.decode(after), size)
-                .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.createdAt, row.id), WebhookView::of));
+        return webhooks.list(organizationId, Cursor.decode(after), size);
     }
 
     @GET
@@ -107,8 +86,7 @@ public class WebhookResource {
     @RequestBody(content = @Content(schema = @Schema(implementation = WebhookRequest.class)))
     public Uni<WebhookView> replace(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
                                     JsonNode body) {
-        WebhookSpec spec = WebhookRequests.full(body, maxTimeout);
-        return vet(spec.url()).chain(() -> webhooks.update(organizationId, id, current -> spec));
+        return webhooks.replace(organizationId, id, body);
     }
 
     @PATCH
@@ -120,9 +98,7 @@ public class WebhookResource {
     @RequestBody(content = @Content(mediaType = MERGE_PATCH, schema = @Schema(implementation = WebhookRequest.class)))
     public Uni<WebhookView> patch(@PathParam("organizationId") String organizationId, @PathParam("id") String id,
                                   JsonNode patch) {
-        boolean newUrl = patch != null && patch.path("url").isTextual() && UrlPolicy.problemWith(patch.get("url").asText()).isEmpty();
-        Uni<Void> vetted = newUrl ? vet(patch.get("url").asText()) : Uni.createFrom().voidItem();
-        return vetted.chain(() -> webhooks.update(organizationId, id, current -> WebhookRequests.merge(current, patch, maxTimeout)));
+        return webhooks.patch(organizationId, id, patch);
     }
 
     @DELETE

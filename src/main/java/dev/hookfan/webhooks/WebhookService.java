@@ -1,7 +1,14 @@
 package dev.hookfan.webhooks;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookfan.api.ApiException;
 import dev.hookfan.api.Cursor;
+import dev.hookfan.api.OrganizationIds;
+import dev.hookfan.api.Page;
+import dev.hookfan.api.Problem;
+import dev.hookfan.api.RequestBodies;
+import dev.hookfan.api.ValidationException;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
@@ -10,14 +17,14 @@ import jakarta.enterprise.event.Event;
 import org.jboss.logging.Logger;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 /**
- * Webhooks and their secrets as their owners change them (the sender writes a webhook's health, SecretResealer
- * re-seals secrets). Each change is one transaction, written out rather than annotated because {@link WebhookChanged}
- * must follow the commit: fired before, a concurrent lookup could cache the old state again.
+ * Webhooks and their secrets as their owners see and change them, with the rules of a change: the request's fields
+ * ({@link WebhookRequest}), the URL's address vetted, the organization's limit (the sender writes a webhook's health,
+ * SecretResealer re-seals secrets). Each change is one transaction, written out rather than annotated because
+ * {@link WebhookChanged} must follow the commit: fired before, a concurrent lookup could cache the old state again.
  */
 @ApplicationScoped
 public class WebhookService {
@@ -31,9 +38,16 @@ public class WebhookService {
     private final SecretCipher cipher;
     private final PendingDeliveries pending;
     private final Event<WebhookChanged> changed;
+    private final WebhookTargets targets;
+    private final RequestBodies bodies;
+    private final DeliveryTimeout timeout;
 
     WebhookService(WebhookRepository webhooks, WebhookSecretRepository secrets, WebhookLimits limits, WebhooksConfig config, SecretCipher cipher,
-                   PendingDeliveries pending, Event<WebhookChanged> changed) {
+                   PendingDeliveries pending, Event<WebhookChanged> changed, WebhookTargets targets, RequestBodies bodies,
+                   DeliveryTimeout timeout) {
+        this.targets = targets;
+        this.bodies = bodies;
+        this.timeout = timeout;
         this.webhooks = webhooks;
         this.secrets = secrets;
         this.limits = limits;
@@ -44,23 +58,45 @@ public class WebhookService {
     }
 
     /** The new webhook with its secret in plain, the only time it is shown unasked; 409 past the organization's limit. */
-    public Uni<WebhookView> create(String organizationId, WebhookSpec spec) {
-        // The limit is read before the transaction: a second pooled connection held inside it could starve the pool.
-        return limits.maxWebhooks(organizationId)
-                .chain(limit -> Panache.withTransaction(() -> webhooks.lockOrganization(organizationId)
-                        .chain(() -> webhooks.countOf(organizationId))
-                        .invoke(count -> {
-                            if (count >= limit) {
-                                throw ApiException.conflict("webhook-limit-reached", "Organization " + organizationId
-                                        + " already has " + count + " webhooks, its limit is " + limit);
-                            }
-                        })
-                        .chain(() -> insert(organizationId, spec))))
+    public Uni<WebhookView> create(String organizationId, JsonNode body) {
+        // The DNS vetting and the limit's read run before the transaction, so no pooled connection waits on them.
+        return Uni.createFrom().item(() -> {
+                    OrganizationIds.require(organizationId);
+                    return read(body);
+                })
+                .call(spec -> vet(spec.url()))
+                .chain(spec -> limits.maxWebhooks(organizationId).chain(limit -> insertWithin(limit, organizationId, spec)))
                 .invoke(created -> announce(organizationId, created.id()));
     }
 
-    /** Applies a change to the webhook's current fields; 409 if the sender disabled it meanwhile. */
-    public Uni<WebhookView> update(String organizationId, String id, UnaryOperator<WebhookSpec> change) {
+    /** Inserts unless the organization already has {@code limit} webhooks, counted under its lock (409 then). */
+    private Uni<WebhookView> insertWithin(int limit, String organizationId, WebhookSpec spec) {
+        return Panache.withTransaction(() -> webhooks.lockOrganization(organizationId)
+                .chain(() -> webhooks.countOf(organizationId))
+                .invoke(count -> {
+                    if (count >= limit) {
+                        throw ApiException.conflict("webhook-limit-reached", "Organization " + organizationId
+                                + " already has " + count + " webhooks, its limit is " + limit);
+                    }
+                })
+                .chain(() -> insert(organizationId, spec)));
+    }
+
+    /** Replaces every writable field (PUT); 409 if the sender disabled the webhook meanwhile. */
+    public Uni<WebhookView> replace(String organizationId, String id, JsonNode body) {
+        return Uni.createFrom().item(() -> read(body))
+                .call(spec -> vet(spec.url()))
+                .chain(spec -> update(organizationId, id, current -> spec));
+    }
+
+    /** Applies a JSON merge patch (RFC 7396) of the writable fields; a new URL is vetted first. */
+    public Uni<WebhookView> patch(String organizationId, String id, JsonNode patch) {
+        boolean newUrl = patch != null && patch.path("url").isTextual() && UrlPolicy.problemWith(patch.get("url").asText()).isEmpty();
+        return (newUrl ? vet(patch.get("url").asText()) : Uni.createFrom().voidItem())
+                .chain(() -> update(organizationId, id, current -> merge(current, patch)));
+    }
+
+    private Uni<WebhookView> update(String organizationId, String id, UnaryOperator<WebhookSpec> change) {
         return unlessChangedMeanwhile(id, Panache.withTransaction(() -> webhooks.owned(organizationId, id)
                 .invoke(webhook -> webhook.apply(change.apply(webhook.spec()), Cursor.now()))
                 .map(WebhookView::of)))
@@ -96,9 +132,11 @@ public class WebhookService {
         return webhooks.owned(organizationId, id).map(WebhookView::of);
     }
 
+    /** A page of the organization's webhooks in creation order. */
     @WithSession
-    public Uni<List<Webhook>> page(String organizationId, Cursor after, int size) {
-        return webhooks.page(organizationId, after, size);
+    public Uni<Page<WebhookView>> list(String organizationId, Cursor after, int size) {
+        return webhooks.page(organizationId, after, size)
+                .map(rows -> Cursor.page(rows, size, row -> new Cursor(row.createdAt, row.id), WebhookView::of));
     }
 
     @WithSession
@@ -106,6 +144,30 @@ public class WebhookService {
         return webhooks.owned(organizationId, id)
                 .chain(webhook -> secrets.currentSecret(webhook.id))
                 .map(secret -> cipher.open(secret.webhookId, secret.secret));
+    }
+
+    private WebhookSpec read(JsonNode body) {
+        return bodies.read(body, WebhookRequest.class, WebhookRequest.BODY, request -> request.problems(timeout.longest()))
+                .spec();
+    }
+
+    /** The patch applied to the current fields; only what the patch itself sets is judged, so old values stay writable. */
+    private WebhookSpec merge(WebhookSpec current, JsonNode patch) {
+        if (patch == null || !patch.isObject()) {
+            throw ValidationException.of("body", WebhookRequest.BODY);
+        }
+        return bodies.read(WebhookRequest.merged(current, (ObjectNode) patch), WebhookRequest.class, WebhookRequest.BODY,
+                request -> request.problems(timeout.longest()), patch::has).spec();
+    }
+
+    /** Refuses a URL whose host resolves to an address webhooks may not reach (422 naming url). */
+    private Uni<Void> vet(String url) {
+        return targets.vet(url).invoke(target -> {
+            if (!target.allowed()) {
+                LOG.infof("Webhook URL refused: %s", target.refusal());
+                throw new ApiException(Problem.unprocessable("unsafe-url", new Problem.FieldError("url", WebhookTargets.REFUSED)));
+            }
+        }).replaceWithVoid();
     }
 
     private Uni<WebhookView> insert(String organizationId, WebhookSpec spec) {

@@ -147,6 +147,9 @@ class DeadLetterAdminTest {
                 .body("errors.field", hasItem("messageIds"));
         admin().contentType(ContentType.JSON).body("{\"all\":true,\"messageIds\":[\"x\"]}").post(LETTERS + "/redrive")
                 .then().statusCode(400).body("errors.field", hasItem("messageIds"));
+        admin().contentType(ContentType.JSON).body("{\"messageIds\":\"x\",\"all\":\"yes\",\"eventType\":\" \",\"colour\":1}")
+                .post(LETTERS + "/redrive").then().statusCode(400)
+                .body("errors.field", org.hamcrest.Matchers.containsInAnyOrder("messageIds", "all", "eventType", "colour"));
     }
 
     /** The message ids a look answers, compared in order; a mismatch names the first position that differs. */

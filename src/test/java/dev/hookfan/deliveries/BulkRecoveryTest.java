@@ -121,6 +121,8 @@ class BulkRecoveryTest {
                 .then().statusCode(400).body("errors.field", hasItem("until"));
         recover(webhookId, "{\"since\":\"" + since(Duration.ofDays(1)) + "\",\"status\":\"delivered\"}").then().statusCode(400)
                 .body("errors.field", hasItem("status"));
+        recover(webhookId, "{\"since\":42,\"until\":\"tomorrow\",\"status\":\"failed\"}").then().statusCode(400)
+                .body("errors.field", org.hamcrest.Matchers.containsInAnyOrder("since", "until", "status"));
         recover("0123456789abcdef0123456789abcdef", "{\"since\":\"" + since(Duration.ofDays(1)) + "\"}").then().statusCode(404);
         given().contentType(ContentType.JSON).body("{\"enabled\":false}").patch("/organizations/{org}/webhooks/{id}", ORG, webhookId)
                 .then().statusCode(200);

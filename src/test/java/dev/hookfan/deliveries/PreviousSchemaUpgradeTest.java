@@ -140,7 +140,7 @@ class PreviousSchemaUpgradeTest {
     }
 
     @Inject
-    WebhookEventDispatcher dispatcher;
+    WebhookFanOutHandler fanOut;
 
     @Inject
     Dispatch dispatch;
@@ -210,7 +210,7 @@ class PreviousSchemaUpgradeTest {
         String third = given().contentType("application/json")
                 .body("{\"url\":\"" + receiver.url("/third") + "\",\"eventTypes\":[\"*\"]}")
                 .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id");
-        dispatch.run(dispatcher, SHARED_MESSAGE, EVENT);
+        dispatch.run(fanOut, SHARED_MESSAGE, EVENT);
 
         String added = DeliveryIds.derive(SHARED_MESSAGE, third);
         assertEquals(List.of(List.of(DeliveryIds.event(SHARED_MESSAGE, ORG))),

@@ -42,7 +42,7 @@ class WebhookFanOutTest {
     static final String NOWHERE = "http://127.0.0.1:9/hooks";
 
     @Inject
-    WebhookEventDispatcher dispatcher;
+    WebhookFanOutHandler fanOut;
 
     @Inject
     Dispatch dispatch;
@@ -84,18 +84,18 @@ class WebhookFanOutTest {
         String second = webhook(ORG, "[\"*\"]", true);
         String messageId = Broker.newMessageId();
 
-        dispatch.run(dispatcher, messageId, event("organization.member_removed"));
+        dispatch.run(fanOut, messageId, event("organization.member_removed"));
         assertEquals(2, deliveries(messageId));
         assertEquals(Set.of(DeliveryIds.derive(messageId, first), DeliveryIds.derive(messageId, second)),
                 Set.copyOf(RecordingDeliveryRequests.REQUESTED));
 
         // Let the creations' change notifications land first, so they cannot empty the cache mid-measurement.
         settleNotifications();
-        dispatch.run(dispatcher, messageId, event("organization.member_removed"));
+        dispatch.run(fanOut, messageId, event("organization.member_removed"));
         RecordingDeliveryRequests.REQUESTED.clear();
         try (InsertStatements inserts = InsertStatements.into("webhook_delivery")) {
             Statements statements = Statements.countedFromNow();
-            dispatch.run(dispatcher, messageId, event("organization.member_removed"));
+            dispatch.run(fanOut, messageId, event("organization.member_removed"));
             // The replay, counted at PostgreSQL: one lookup of the existing ids (the subscriptions are cached), no
             // transaction, no write.
             assertEquals(1, statements.calls("select id from webhook_delivery where id = any%"));
@@ -111,7 +111,7 @@ class WebhookFanOutTest {
         // The counter does see the insert of a new message's rows: both in one statement.
         String next = Broker.newMessageId();
         try (InsertStatements inserts = InsertStatements.into("webhook_delivery")) {
-            dispatch.run(dispatcher, next, event("organization.member_removed"));
+            dispatch.run(fanOut, next, event("organization.member_removed"));
             assertEquals(1, inserts.count());
         }
         assertEquals(2, deliveries(next));
@@ -125,9 +125,9 @@ class WebhookFanOutTest {
         CompletableFuture<Void> confirm = new CompletableFuture<>();
         RecordingDeliveryRequests.confirmsHeldUntil = confirm;
         try {
-            CompletableFuture<Void> firstDone = dispatch.start(dispatcher, first, event("organization.member_removed"));
+            CompletableFuture<Void> firstDone = dispatch.start(fanOut, first, event("organization.member_removed"));
             await().atMost(Duration.ofSeconds(10)).until(() -> deliveries(first) == 1);
-            CompletableFuture<Void> secondDone = dispatch.start(dispatcher, second, event("organization.member_removed"));
+            CompletableFuture<Void> secondDone = dispatch.start(fanOut, second, event("organization.member_removed"));
             // The database is not left idle while the broker confirms the first event's request.
             await().atMost(Duration.ofSeconds(10)).until(() -> deliveries(second) == 1);
             assertFalse(firstDone.isDone(), "an event is handled only once the request naming its rows is confirmed");
@@ -145,11 +145,11 @@ class WebhookFanOutTest {
     void should_fan_out_to_a_webhook_added_after_the_organizations_subscriptions_were_cached() {
         String first = webhook(ORG, "[\"*\"]", true);
         settleNotifications();
-        dispatch.run(dispatcher, Broker.newMessageId(), event("organization.member_removed"));
+        dispatch.run(fanOut, Broker.newMessageId(), event("organization.member_removed"));
         String second = webhook(ORG, "[\"organization.member_removed\"]", true);
 
         String messageId = Broker.newMessageId();
-        dispatch.run(dispatcher, messageId, event("organization.member_removed"));
+        dispatch.run(fanOut, messageId, event("organization.member_removed"));
         assertEquals(Set.of(DeliveryIds.derive(messageId, first), DeliveryIds.derive(messageId, second)),
                 Set.copyOf(Database.query("select id from webhook_delivery where event_id in (select id from delivery_event where message_id = ?)", messageId)
                         .stream().map(row -> row.get(0)).toList()));
@@ -160,13 +160,13 @@ class WebhookFanOutTest {
         String kept = webhook(ORG, "[\"*\"]", true);
         String disabled = webhook(ORG, "[\"*\"]", true);
         settleNotifications();
-        dispatch.run(dispatcher, Broker.newMessageId(), event("organization.member_removed"));
+        dispatch.run(fanOut, Broker.newMessageId(), event("organization.member_removed"));
 
         // Not through the API: only the table's trigger and its notification tell the cache.
         Database.update("update webhook set enabled = false where id = ?", disabled);
         settleNotifications();
         String messageId = Broker.newMessageId();
-        dispatch.run(dispatcher, messageId, event("organization.member_removed"));
+        dispatch.run(fanOut, messageId, event("organization.member_removed"));
         assertEquals(List.of(DeliveryIds.derive(messageId, kept)),
                 Database.query("select id from webhook_delivery where event_id in (select id from delivery_event where message_id = ?)", messageId)
                         .stream().map(row -> row.get(0)).toList());
@@ -185,7 +185,7 @@ class WebhookFanOutTest {
     void should_write_the_payload_with_the_delivery_id_inside() {
         String id = webhook(ORG, "[\"*\"]", true);
         String messageId = "3f2504e0-4f89-11d3-9a0c-0305e82c3301";
-        dispatch.run(dispatcher, messageId, event("organization.member_removed"));
+        dispatch.run(fanOut, messageId, event("organization.member_removed"));
 
         String deliveryId = DeliveryIds.derive(messageId, id);
         given().get("/organizations/{org}/deliveries/{id}", ORG, deliveryId).then().statusCode(200)
@@ -254,7 +254,7 @@ class WebhookFanOutTest {
         String messageId = Broker.newMessageId();
 
         List<CompletableFuture<Void>> copies = IntStream.range(0, 20)
-                .mapToObj(i -> dispatch.start(dispatcher, messageId, event("organization.member_removed")))
+                .mapToObj(i -> dispatch.start(fanOut, messageId, event("organization.member_removed")))
                 .toList();
         CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).join();
 
@@ -278,7 +278,7 @@ class WebhookFanOutTest {
         try (AutoCloseable otherWriter = Database.committingOnClose("insert into webhook_delivery (id, webhook_id,"
                 + " organization_id, event_id, status, created_at) values (?, ?, ?, ?, 'cancelled', now())",
                 theirs, first, ORG, Database.EVENT)) {
-            handled = dispatch.start(dispatcher, messageId, event("organization.member_removed"));
+            handled = dispatch.start(fanOut, messageId, event("organization.member_removed"));
             await().atMost(Duration.ofSeconds(10)).until(() -> Database.waitingForALock("with inserted as (insert into webhook_delivery%") == 1);
         }
         handled.get(10, TimeUnit.SECONDS);
@@ -299,7 +299,7 @@ class WebhookFanOutTest {
         String messageId = Broker.newMessageId();
         Statements statements = Statements.countedFromNow();
 
-        dispatch.run(dispatcher, messageId, event("organization.member_removed"));
+        dispatch.run(fanOut, messageId, event("organization.member_removed"));
 
         // ON CONFLICT checks the unique index before each row: only a unique violation makes the insert pay for it.
         assertEquals(1, statements.calls("with inserted as (insert into webhook_delivery%"), statements.ran());

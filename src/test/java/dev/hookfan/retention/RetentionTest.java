@@ -2,7 +2,7 @@ package dev.hookfan.retention;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.hookfan.deliveries.DeliveryIds;
-import dev.hookfan.deliveries.WebhookEventDispatcher;
+import dev.hookfan.deliveries.WebhookFanOutHandler;
 import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Webhooks;
@@ -45,7 +45,7 @@ class RetentionTest {
     }
 
     @Inject
-    WebhookEventDispatcher dispatcher;
+    WebhookFanOutHandler fanOut;
 
     @Inject
     Dispatch dispatch;
@@ -114,7 +114,7 @@ class RetentionTest {
         String messageId = "3f2504e0-4f89-11d3-9a0c-0305e82c3301";
         IntegrationEvent event = new IntegrationEvent("a.b", ORG, Instant.parse("2026-12-01T00:00:00Z"),
                 JsonNodeFactory.instance.objectNode().put("n", 1));
-        dispatch.run(dispatcher, messageId, event);
+        dispatch.run(fanOut, messageId, event);
         String deliveryId = DeliveryIds.derive(messageId, webhook);
         String eventId = DeliveryIds.event(messageId, ORG);
         Database.update("update webhook_delivery set status = 'delivered' where id = ?", deliveryId);
@@ -126,7 +126,7 @@ class RetentionTest {
                 .body(not(containsString(deliveryId)));
 
         // The deduplication window is the retention: the same message after it is a new delivery.
-        dispatch.run(dispatcher, messageId, event);
+        dispatch.run(fanOut, messageId, event);
         assertEquals(1, rows("webhook_delivery", "id = ? and status = 'pending'", deliveryId));
         assertEquals(1, rows("delivery_event", "id = ? and deliveries = 1", eventId));
     }

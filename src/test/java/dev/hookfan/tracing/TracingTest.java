@@ -99,7 +99,7 @@ class TracingTest {
         ReceivedSpan consume = only(trace, "process hookfan.integration-events");
         assertEquals(ReceivedSpan.CONSUMER, consume.kind());
         assertEquals(PUBLISHER_SPAN, consume.parentSpanId());
-        for (String handler : List.of("handle WebhookEventDispatcher", "handle AuditEntryRecorder")) {
+        for (String handler : List.of("handle WebhookFanOutHandler", "handle AuditEntryRecorder")) {
             ReceivedSpan handled = only(trace, handler);
             assertEquals(consume.spanId(), handled.parentSpanId(), handler + " is the consume's child");
             assertTrue(trace.stream().anyMatch(span -> span.parentSpanId().equals(handled.spanId()) && isStatement(span)),

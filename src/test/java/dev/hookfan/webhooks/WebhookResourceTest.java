@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -172,6 +173,23 @@ class WebhookResourceTest {
         create(ORG, "{\"url\":\"https://localhost\",\"eventTypes\":" + types + "}").then().statusCode(400)
                 .body("errors.field", hasItem("eventTypes"));
         assertEquals(0, Database.count("select count(*) from webhook"));
+    }
+
+    @Test
+    void should_name_every_broken_field_of_one_body_whatever_broke_it() {
+        // A wrong JSON type, a broken constraint, a rule of the service's own and an unknown field, all in one answer.
+        create(ORG, "{\"url\":42,\"eventTypes\":[\"a.b\",7,\"Bad\"],\"description\":\"" + "d".repeat(501) + "\","
+                + "\"enabled\":\"yes\",\"rateLimit\":0,\"timeout\":\"2\",\"headers\":{\"Connection\":\"close\"},\"secret\":\"mine\"}")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("detail", equalTo("9 fields are invalid"))
+                .body("errors.field", containsInAnyOrder("url", "eventTypes[1]", "eventTypes[2]", "description", "enabled",
+                        "rateLimit", "timeout", "headers.Connection", "secret"));
+        String id = createdId(ORG, "https://localhost/a", "[\"a.b\"]");
+        given().contentType("application/merge-patch+json").body("{\"rateLimit\":\"fast\",\"eventTypes\":[],\"enabled\":null,\"colour\":1}")
+                .patch(BASE + "/{id}", ORG, id).then().statusCode(400)
+                .body("errors.field", containsInAnyOrder("rateLimit", "eventTypes", "enabled", "colour"));
+        given().get(BASE + "/{id}", ORG, id).then().body("eventTypes", equalTo(List.of("a.b"))).body("enabled", is(true));
+        assertEquals(1, Database.count("select count(*) from webhook"));
     }
 
     @Test

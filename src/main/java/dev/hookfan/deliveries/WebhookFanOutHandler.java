@@ -18,7 +18,7 @@ import java.util.List;
  * missing rows inserted, and the sender asked to send only after the commit (see {@link FanOutWriter}).
  */
 @Singleton
-public class WebhookEventDispatcher implements IntegrationEventHandler {
+public class WebhookFanOutHandler implements IntegrationEventHandler {
 
     private final WebhookDirectory directory;
     private final FanOutWriter writer;
@@ -27,7 +27,7 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
     private final Counter created;
     private final Counter deduplicated;
 
-    WebhookEventDispatcher(WebhookDirectory directory, FanOutWriter writer, ObjectMapper mapper,
+    WebhookFanOutHandler(WebhookDirectory directory, FanOutWriter writer, ObjectMapper mapper,
                            IntegrationEventContext context, MeterRegistry metrics) {
         this.directory = directory;
         this.writer = writer;
@@ -51,7 +51,7 @@ public class WebhookEventDispatcher implements IntegrationEventHandler {
     }
 
     /** Queues one event for one webhook alone (the test endpoint); there is no message, so the ids are random. */
-    public Uni<String> dispatchTo(String webhookId, IntegrationEvent event) {
+    public Uni<String> queueFor(String webhookId, IntegrationEvent event) {
         return write(List.of(webhookId), stored(event, null, null)).map(ids -> ids.get(0));
     }
 
