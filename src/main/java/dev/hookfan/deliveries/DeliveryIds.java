@@ -37,7 +37,7 @@ public final class DeliveryIds {
     /**
      * The id of the stored event a message carried to an organization, so a redelivered message finds the event it
      * already stored. The organization's length goes first: publishers choose both strings, and no two pairs of them
-     * may meet in one key. V13 derives the same ids in SQL for the events it moved.
+     * may meet in one key. A migration that moves events must derive the same ids in SQL.
      */
     public static String event(String messageId, String organizationId) {
         String key = "event:" + organizationId.getBytes(StandardCharsets.UTF_8).length + ":" + organizationId + ":"

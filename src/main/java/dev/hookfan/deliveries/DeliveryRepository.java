@@ -21,8 +21,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The deliveries and the events they send, on the reactive pool. An event is stored once ({@code delivery_event},
- * V13) and counts the delivery rows that refer to it; a delivery row holds only what is its own.
+ * The deliveries and the events they send, on the reactive pool. An event is stored once ({@code delivery_event})
+ * and counts the delivery rows that refer to it; a delivery row holds only what is its own.
  */
 @Singleton
 public class DeliveryRepository {
@@ -30,7 +30,7 @@ public class DeliveryRepository {
     private static final String EXISTING_IDS = "select id from webhook_delivery where id = any($1)";
     /**
      * The rows, the events they send (a new event with its count, a known one counted up: that also locks it against
-     * the retention purge until this commits), and one sweep row naming the inserted deliveries (V8): no
+     * the retention purge until this commits), and one sweep row naming the inserted deliveries: no
      * next_attempt_at, so no entry in the due index. Only deliveries actually inserted count.
      */
     private static final OptimisticInsert INSERT_IF_ABSENT = new OptimisticInsert("with inserted as (insert into webhook_delivery"
@@ -164,7 +164,7 @@ public class DeliveryRepository {
         });
     }
 
-    /** Failed attempts have rows of their own, the success is on the delivery: the view reads both (V7). */
+    /** Failed attempts have rows of their own, the success is on the delivery: the view reads both. */
     Uni<List<DeliveryView.AttemptView>> attemptsOf(String deliveryId) {
         return pool.preparedQuery(ATTEMPTS).execute(Tuple.of(deliveryId)).map(rows -> {
             List<DeliveryView.AttemptView> attempts = new ArrayList<>(rows.size());

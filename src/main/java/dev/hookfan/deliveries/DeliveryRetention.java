@@ -23,7 +23,7 @@ public class DeliveryRetention {
     /** One purger at a time across instances, and nobody waits for it: the others skip this round. */
     private static final String ONLY_PURGER = "select pg_try_advisory_xact_lock(hashtext('hookfan.retention'), 1) as mine";
     /**
-     * A batch in creation order, through its own index (V13), skipping rows a sender or a redelivery holds. The events'
+     * A batch in creation order, through its own index, skipping rows a sender or a redelivery holds. The events'
      * counts go down in the same statement; an event that reaches 0 is deleted by the next one, still under the
      * row lock this one took, so a fan-out adding a delivery to it meanwhile waits and then stores it afresh.
      */

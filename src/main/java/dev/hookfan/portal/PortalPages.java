@@ -2,7 +2,7 @@ package dev.hookfan.portal;
 
 import dev.hookfan.api.Page;
 import dev.hookfan.audit.AuditEntryView;
-import dev.hookfan.audit.AuditResource;
+import dev.hookfan.audit.AuditService;
 import dev.hookfan.entitlements.EntitlementsService;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
@@ -40,12 +40,12 @@ public class PortalPages {
     private final PortalSessions sessions;
     private final PortalGuard guard;
     private final PortalConfig config;
-    private final AuditResource audit;
+    private final AuditService audit;
     private final EntitlementsService entitlements;
     private final Template auditPage;
     private final Template limitsPage;
 
-    PortalPages(PortalSessions sessions, PortalGuard guard, PortalConfig config, AuditResource audit,
+    PortalPages(PortalSessions sessions, PortalGuard guard, PortalConfig config, AuditService audit,
                 EntitlementsService entitlements, @Location("portal/audit.html") Template auditPage,
                 @Location("portal/limits.html") Template limitsPage) {
         this.sessions = sessions;
@@ -86,7 +86,7 @@ public class PortalPages {
     @Path("audit")
     @Operation(hidden = true)
     public Uni<Response> audit(@CookieParam(PortalPaths.COOKIE) String cookie, @QueryParam("after") String after) {
-        return guard.page(cookie, visit -> audit.list(visit.organizationId(), null, null, 50, after)
+        return guard.page(cookie, visit -> audit.page(visit.organizationId(), null, null, 50, after)
                 .map(page -> PortalGuard.ok(auditPage.data("visit", visit).data("entries", rows(page))
                         .data("next", page.next()).render())));
     }

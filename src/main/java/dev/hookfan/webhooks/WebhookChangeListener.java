@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * LISTENs on the channel the webhook tables' triggers notify (V4, V9) and drops the changed organization's cached
+ * LISTENs on the channel the webhook tables' triggers notify and drops the changed organization's cached
  * webhooks. Its own connection, with TCP keepalive and the datasource's TLS settings. The connection is proven alive by
  * a heartbeat NOTIFY every {@code listener-heartbeat}: one that has heard none for 2.5 periods (dropped without a word,
  * or a first connection that never came up) turns the cache off and is replaced by a new one, which empties the cache.

@@ -1,5 +1,6 @@
 package dev.hookfan.auth;
 
+import dev.hookfan.support.Webhooks;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Receiver;
 import io.quarkus.test.junit.QuarkusTest;
@@ -74,8 +75,7 @@ class SecurityTest {
     }
 
     String createdIn(String org) {
-        return as(token(org)).contentType(ContentType.JSON).body("{\"url\":\"" + PUBLIC_URL + "\",\"eventTypes\":[\"*\"]}")
-                .post("/organizations/{org}/webhooks", org).then().statusCode(201).extract().path("id");
+        return Webhooks.create(as(token(org)), org, PUBLIC_URL);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.hookfan.deliveries;
 
+import dev.hookfan.support.Webhooks;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Receiver;
 import dev.hookfan.support.Statements;
@@ -45,8 +46,7 @@ class BulkRecoveryTest {
     }
 
     String webhook(String path) {
-        return given().contentType(ContentType.JSON).body("{\"url\":\"" + receiver.url(path) + "\",\"eventTypes\":[\"*\"]}")
-                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id");
+        return Webhooks.create(ORG, receiver.url(path));
     }
 
     /** Deliveries of the webhook written as the sender leaves them, created the given time ago. */

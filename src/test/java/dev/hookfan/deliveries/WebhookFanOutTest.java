@@ -1,5 +1,6 @@
 package dev.hookfan.deliveries;
 
+import dev.hookfan.support.Webhooks;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.hookfan.events.IntegrationEvent;
 import dev.hookfan.support.Broker;
@@ -9,7 +10,6 @@ import dev.hookfan.support.Pages;
 import dev.hookfan.support.RecordingDeliveryRequests;
 import dev.hookfan.support.Statements;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -64,9 +64,7 @@ class WebhookFanOutTest {
     }
 
     static String webhook(String org, String types, boolean enabled) {
-        return given().contentType(ContentType.JSON)
-                .body("{\"url\":\"" + NOWHERE + "\",\"eventTypes\":" + types + ",\"enabled\":" + enabled + "}")
-                .post("/organizations/{org}/webhooks", org).then().statusCode(201).extract().path("id");
+        return Webhooks.create(org, NOWHERE, "\"eventTypes\":" + types, "\"enabled\":" + enabled);
     }
 
     static IntegrationEvent event(String type) {

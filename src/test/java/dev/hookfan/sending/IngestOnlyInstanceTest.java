@@ -1,12 +1,12 @@
 package dev.hookfan.sending;
 
+import dev.hookfan.support.Webhooks;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Receiver;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.http.ContentType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.Map;
 
-import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -52,8 +51,7 @@ class IngestOnlyInstanceTest {
 
     @Test
     void should_write_deliveries_with_their_sweep_row_and_queue_their_requests_but_send_nothing_when_sending_is_disabled() {
-        given().contentType(ContentType.JSON).body("{\"url\":\"" + receiver.url("/ingest-only") + "\",\"eventTypes\":[\"*\"]}")
-                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201);
+        Webhooks.create(ORG, receiver.url("/ingest-only"));
         broker.publish("organization.member_removed", Broker.newMessageId(),
                 Broker.event("organization.member_removed", ORG, "{\"n\":1}"));
 

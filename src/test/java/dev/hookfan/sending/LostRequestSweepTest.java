@@ -1,9 +1,9 @@
 package dev.hookfan.sending;
 
+import dev.hookfan.support.Webhooks;
 import dev.hookfan.support.Database;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -34,9 +33,7 @@ class LostRequestSweepTest {
     void start() {
         Database.reset();
         // A webhook of its own (the orphan sweep would cancel the due deliveries of one that does not exist).
-        String webhookId = given().contentType(ContentType.JSON)
-                .body("{\"url\":\"http://127.0.0.1:9/hook\",\"eventTypes\":[\"*\"],\"enabled\":false}")
-                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id");
+        String webhookId = Webhooks.create(ORG, "http://127.0.0.1:9/hook", "\"enabled\":false");
         ids = IntStream.range(0, 10).mapToObj(i -> String.format("d_swept_%02d", i)).toList();
         ids.forEach(id -> Database.pendingDelivery(id, webhookId, ORG, "null"));
         // Two fan-outs of five, the older first.

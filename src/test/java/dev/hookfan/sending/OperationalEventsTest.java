@@ -1,5 +1,6 @@
 package dev.hookfan.sending;
 
+import dev.hookfan.support.Webhooks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.GetResponse;
@@ -9,7 +10,6 @@ import dev.hookfan.support.Database;
 import dev.hookfan.support.Receiver;
 import dev.hookfan.support.Receiver.Answer;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,7 +21,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -56,8 +55,7 @@ class OperationalEventsTest {
     }
 
     String webhook(String path, String types) {
-        return given().contentType(ContentType.JSON).body("{\"url\":\"" + receiver.url(path) + "\",\"eventTypes\":" + types + "}")
-                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id");
+        return Webhooks.create(ORG, receiver.url(path), "\"eventTypes\":" + types);
     }
 
     String publish() {

@@ -1,8 +1,8 @@
 package dev.hookfan.sending;
 
+import dev.hookfan.support.Webhooks;
 import dev.hookfan.support.Database;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 @QuarkusTest
@@ -27,9 +26,7 @@ class PendingCancellationTest {
     void start() {
         Database.reset();
         // Disabled, so the sender leaves its due row alone while the sweep is looked at.
-        webhookId = given().contentType(ContentType.JSON)
-                .body("{\"url\":\"http://127.0.0.1:9/hook\",\"eventTypes\":[\"*\"],\"enabled\":false}")
-                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id");
+        webhookId = Webhooks.create(ORG, "http://127.0.0.1:9/hook", "\"enabled\":false");
     }
 
     @Test

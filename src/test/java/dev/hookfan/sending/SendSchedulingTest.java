@@ -1,5 +1,6 @@
 package dev.hookfan.sending;
 
+import dev.hookfan.support.Webhooks;
 import com.standardwebhooks.Webhook;
 import dev.hookfan.deliveries.DeliveryIds;
 import dev.hookfan.support.Broker;
@@ -76,9 +77,7 @@ class SendSchedulingTest {
     }
 
     String webhook(String organization, String url, String settings) {
-        return given().contentType(ContentType.JSON)
-                .body("{\"url\":\"" + url + "\",\"eventTypes\":[\"*\"]" + settings + "}")
-                .post("/organizations/{org}/webhooks", organization).then().statusCode(201).extract().path("id");
+        return Webhooks.create(organization, url, settings.startsWith(",") ? settings.substring(1) : settings);
     }
 
     /** Delivery rows written straight to the database, as a fan-out writes them, for the sender alone to send. */

@@ -1,12 +1,11 @@
 package dev.hookfan.sending;
 
+import dev.hookfan.support.Webhooks;
 import dev.hookfan.deliveries.RequestedDelivery;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
 import dev.hookfan.support.Receiver;
 import dev.hookfan.support.Receiver.Request;
-import io.restassured.http.ContentType;
-import io.restassured.response.Response;
 import io.smallrye.common.vertx.VertxContext;
 import io.vertx.core.Vertx;
 import jakarta.inject.Inject;
@@ -54,9 +53,7 @@ abstract class SenderTestSupport {
 
     /** Creates a webhook on the receiver and returns {id, secret}. */
     String[] webhook(String path) {
-        Response created = given().contentType(ContentType.JSON)
-                .body("{\"url\":\"" + receiver.url(path) + "\",\"eventTypes\":[\"*\"]}")
-                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().response();
+        var created = Webhooks.created(given(), ORG, receiver.url(path));
         return new String[]{created.path("id"), created.path("secret")};
     }
 

@@ -1,5 +1,6 @@
 package dev.hookfan.webhooks;
 
+import dev.hookfan.support.Webhooks;
 import dev.hookfan.deliveries.DeliveryIds;
 import dev.hookfan.support.Broker;
 import dev.hookfan.support.Database;
@@ -9,7 +10,6 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.http.ContentType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -109,8 +109,7 @@ class WebhookCacheTest {
     }
 
     String webhook(String path) {
-        return given().contentType(ContentType.JSON).body("{\"url\":\"" + receiver.url(path) + "\",\"eventTypes\":[\"*\"]}")
-                .post("/organizations/{org}/webhooks", ORG).then().statusCode(201).extract().path("id");
+        return Webhooks.create(ORG, receiver.url(path));
     }
 
     String publish() {
