@@ -54,7 +54,10 @@ public class RequestBodies {
         try {
             value = mapper.readerFor(type).withAttribute(StrictJson.ERRORS, refused).readValue(body);
         } catch (JsonMappingException e) {
-            throw new ValidationException(List.of(new FieldError(field(e), StrictJson.expected(Object.class))));
+            // Jackson stopped at this field: name it beside those it had already refused.
+            List<FieldError> errors = new ArrayList<>(refused);
+            errors.add(new FieldError(field(e), StrictJson.expected(Object.class)));
+            throw new ValidationException(errors.stream().distinct().toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

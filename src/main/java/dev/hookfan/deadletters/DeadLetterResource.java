@@ -59,7 +59,7 @@ public class DeadLetterResource {
     @RequestBody(content = @Content(schema = @Schema(implementation = RedriveRequest.class)))
     @APIResponse(responseCode = "200", description = "{\"redriven\": N}")
     public Uni<Map<String, Integer>> redrive(JsonNode body) {
-        RedriveRequest request = bodies.read(body, RedriveRequest.class, RedriveRequest.BODY, RedriveRequest::problems);
+        RedriveRequest request = bodies.read(body, RedriveRequest.class, RedriveRequest.BODY, read -> read.problems(body));
         return queue.redrive(request.choice()).map(moved -> Map.of("redriven", moved));
     }
 }

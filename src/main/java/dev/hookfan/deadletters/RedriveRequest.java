@@ -1,11 +1,13 @@
 package dev.hookfan.deadletters;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookfan.api.Problem.FieldError;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -29,13 +31,22 @@ public record RedriveRequest(
     static final int MAX_IDS = 10_000;
     static final String BODY = "must be a JSON object with messageIds or all";
 
-    /** The rule between two fields, which no constraint annotation says: messageIds or "all": true, not both, not neither. */
-    List<FieldError> problems() {
-        boolean everything = Boolean.TRUE.equals(all);
-        if ((messageIds == null) == !everything) {
-            return List.of(new FieldError("messageIds", "give either messageIds or \"all\": true"));
+    /**
+     * What no constraint annotation says: messageIds or "all": true, not both, not neither; and a field given as null
+     * is refused, not taken as absent (a null eventType must not widen a redrive to every type).
+     */
+    List<FieldError> problems(JsonNode body) {
+        List<FieldError> problems = new ArrayList<>();
+        for (String field : List.of("messageIds", "all", "eventType")) {
+            if (body.has(field) && body.get(field).isNull()) {
+                problems.add(new FieldError(field, "must not be null"));
+            }
         }
-        return List.of();
+        boolean everything = Boolean.TRUE.equals(all);
+        if (problems.isEmpty() && (messageIds == null) == !everything) {
+            problems.add(new FieldError("messageIds", "give either messageIds or \"all\": true"));
+        }
+        return problems;
     }
 
     /** What the request chooses. */

@@ -67,6 +67,11 @@ public class BrokerTopology {
                    @ConfigProperty(name = "rabbitmq-trust-store-password") Optional<String> trustStorePassword) {
         this.config = config;
         this.schedule = RetrySchedule.of(config.retry());
+        // Renamed: an operator who still sets the old name would otherwise get the default without a word.
+        org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getOptionalValue("hookfan.messaging.recovery-interval-ms", String.class)
+                .ifPresent(old -> LOG.warnf("hookfan.messaging.recovery-interval-ms (%s) is no longer read: set"
+                        + " hookfan.messaging.reconnect-interval-ms", old));
         this.vertx = vertx;
         // Unset, the connector uses the AMQP client's defaults: so do these, by the client's own constants.
         this.brokers = addresses.map(list -> Arrays.asList(Address.parseAddresses(list)))

@@ -147,6 +147,10 @@ class DeadLetterAdminTest {
                 .body("errors.field", hasItem("messageIds"));
         admin().contentType(ContentType.JSON).body("{\"all\":true,\"messageIds\":[\"x\"]}").post(LETTERS + "/redrive")
                 .then().statusCode(400).body("errors.field", hasItem("messageIds"));
+        // A null filter is refused, not read as no filter: it must not widen a redrive to every event type.
+        admin().contentType(ContentType.JSON).body("{\"all\":true,\"eventType\":null}").post(LETTERS + "/redrive")
+                .then().statusCode(400).body("errors.field", hasItem("eventType"));
+        admin().get(LETTERS).then().body("items.messageId", equalTo(List.of(ids.get(2))));
         admin().contentType(ContentType.JSON).body("{\"messageIds\":\"x\",\"all\":\"yes\",\"eventType\":\" \",\"colour\":1}")
                 .post(LETTERS + "/redrive").then().statusCode(400)
                 .body("errors.field", org.hamcrest.Matchers.containsInAnyOrder("messageIds", "all", "eventType", "colour"));
