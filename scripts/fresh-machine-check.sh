@@ -220,7 +220,8 @@ check_machine() {
   fi
   network_up >>"$LOGS/$user-machine.log" 2>&1 || true
   if [ "$full" = full ]; then
-    step "$who: ./scripts/test.sh (the whole suite)" suite "$user" "$LOGS/$user-test.log"
+    step "$who: ./scripts/test.sh -Dhookfan.it.excludes=none (the suite and the fault scenarios)" suite "$user" \
+      "$LOGS/$user-test.log" -Dhookfan.it.excludes=none
   else
     local tests=${HOOKFAN_FRESH_TESTS:-FaultSuiteIT}
     step "$who: ./scripts/test.sh -Dit.test=$tests -Dtest=SignaturesTest" suite "$user" "$LOGS/$user-test.log" \

@@ -49,8 +49,9 @@ echo "native: toolchain ready in $toolchain ($(seconds "$step") s)"
 source "$toolchain/env.sh"   # GRAALVM_HOME and JAVA_HOME (a JDK 25 that runs the builder; the code targets 17)
 export QUARKUS_DATASOURCE_PASSWORD="${QUARKUS_DATASOURCE_PASSWORD:-postgres}"
 
-# The JVM suite (unit tests and @QuarkusTest) ran in test.sh: here only failsafe's *IT run, on native artifacts.
-only_its=(-Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false)
+# The JVM suite (unit tests and @QuarkusTest) ran in test.sh: here only failsafe's *IT run, on native artifacts, the
+# fault scenarios among them.
+only_its=(-Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dhookfan.it.excludes=none)
 
 # --- 2. the executable, and the *IT against it ------------------------------------------------------------------
 step=$(date +%s)

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/services.sh --browser
 # The fault suite stops and starts PostgreSQL and RabbitMQ: as root, or through sudo -n (no password prompt).
 if [ "$(id -u)" -ne 0 ] && ! sudo -n true 2>/dev/null; then
-  echo "test: not root and no passwordless sudo: FaultSuiteIT will be skipped (see the README's Tests section)" >&2
+  echo "test: not root and no passwordless sudo: DeadLetterAdminTest's delivery-limit test will be skipped (see the README's Tests section)" >&2
 fi
 export QUARKUS_DATASOURCE_PASSWORD="${QUARKUS_DATASOURCE_PASSWORD:-postgres}"
 exec ./mvnw -B verify "$@"
